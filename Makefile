@@ -1,0 +1,38 @@
+# bangsim: `make run` plays the default experiment, `make test` runs the test suite.
+# Needs only python3.11 (or python3 >= 3.11), pip and GNU make.
+
+PY ?= $(shell command -v python3.11 >/dev/null 2>&1 && echo python3.11 || echo python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+# numba's on-disk cache lives in the repo so `make clean` can wipe it
+# (cache=True does not notice edits in other files).
+export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
+
+.PHONY: setup run test bench lint clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+run: setup
+	$(BIN)/bangsim run --theme classic --players 4-7 --games 200000 --seed 1 --out runs/default
+	@echo "results: runs/default (manifest.json, seats/*.parquet)"
+
+test: setup
+	$(BIN)/python -m pytest -q
+
+bench: setup
+	$(BIN)/python -m simcore.bench
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+clean:
+	rm -rf $(VENV) runs .pytest_cache .ruff_cache .numba_cache build dist *.egg-info
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,1 @@
+"""Aggregation, statistics, charts and the HTML report over a run folder."""

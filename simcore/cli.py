@@ -1,0 +1,188 @@
+"""The `bangsim` command line: thin typer commands over plain functions.
+
+Bad input ends with one line on stderr, ``error: ...``, exit code 2, and nothing written.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import polars as pl
+import typer
+
+from simcore import limits
+from simcore.runfolder import (
+    DEFAULT_CHUNK_SIZE,
+    RunFolderError,
+    execute_study,
+    pending_games,
+    plan_study,
+)
+from simcore.theme import Theme
+
+EXIT_BAD_INPUT = 2
+
+app = typer.Typer(
+    name="bangsim",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+@app.callback()
+def main() -> None:
+    """Monte Carlo balance simulator for BANG! and its re-themed editions.
+
+    Play many games with bots, then read win rates by role with 95% confidence
+    intervals. Start with: bangsim run --help
+    """
+
+
+@app.command()
+def run(
+    out: Annotated[
+        Path, typer.Option(help="Run folder to write (created; rerun the same command to resume).")
+    ],
+    theme: Annotated[
+        str, typer.Option(help="Theme id (classic, ...) or path to a theme TOML file.")
+    ] = "classic",
+    players: Annotated[
+        str, typer.Option(help='Player counts: "5", a range "4-7", or a list "4,6".')
+    ] = "5",
+    games: Annotated[int, typer.Option(help="Games per player count.")] = 100_000,
+    seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same games.")] = 1,
+    strategy: Annotated[
+        str, typer.Option(help="Bot preset every seat plays (random, basic, smart, ...).")
+    ] = "basic",
+    characters: Annotated[
+        str | None,
+        typer.Option(
+            help='Character pool, comma-separated theme names, e.g. "Bart Cassidy,Jourdonnais".'
+        ),
+    ] = None,
+    chunk_size: Annotated[
+        int, typer.Option(help="Games per Parquet chunk (the unit of resume).")
+    ] = DEFAULT_CHUNK_SIZE,
+    checked: Annotated[
+        bool,
+        typer.Option("--checked", help="Assert the game invariants after every action (slower)."),
+    ] = False,
+    threads: Annotated[
+        int | None, typer.Option(help="CPU threads to use (default: all cores).")
+    ] = None,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+) -> None:
+    """Play games with bots and write one row per seat per game to a run folder.
+
+    Prints the win rate of each role per player count with a 95% Wilson interval.
+    The folder holds manifest.json (what was asked, versions, chunks done) and
+    seats/*.parquet. Interrupted runs resume: rerun the same command.
+
+    Examples (all 4 to 7 player tables; then 5 players with uniformly random bots):
+
+    bangsim run --players 4-7 --games 1000000 --out runs/classic
+
+    bangsim run --players 5 --strategy random --games 200000 --out runs/random5
+    """
+    try:
+        counts = parse_players(players)
+        pool = parse_characters(characters)
+        if threads is not None:
+            set_threads(threads)
+        study = plan_study(out, theme, counts, games, seed, strategy, pool, chunk_size, checked)
+    except ValueError as e:
+        fail(str(e))
+    pending = pending_games(study)
+    start = time.perf_counter()
+    try:
+        execute_study(study, progress=progress)
+    except RunFolderError as e:
+        fail(str(e))
+    except KeyboardInterrupt:
+        typer.echo(
+            "interrupted: complete chunks are kept; rerun the same command to resume", err=True
+        )
+        raise typer.Exit(130) from None
+    seconds = time.perf_counter() - start
+    typer.echo(summary_text(out, study.theme))
+    typer.echo(played_text(pending, study.total_games, seconds) + f"; results: {out}")
+
+
+def played_text(played: int, total: int, seconds: float) -> str:
+    """'played 80,000 games in 70.6 s (1,133 games/s)', noting a resumed or finished run."""
+    if played == 0:
+        return f"all {total:,} games were already played"
+    of = f" of {total:,}" if played < total else ""
+    return f"played {played:,}{of} games in {seconds:.1f} s ({played / seconds:,.0f} games/s)"
+
+
+def fail(message: str) -> NoReturn:
+    """One line on stderr and exit code 2."""
+    typer.echo(f"error: {' '.join(message.split())}", err=True)
+    raise typer.Exit(EXIT_BAD_INPUT)
+
+
+def parse_players(text: str) -> list[int]:
+    """ "5" -> [5]; "4-7" -> [4, 5, 6, 7]; "4,6" -> [4, 6]; ranges and lists mix: "4-5,7"."""
+    counts: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        m = re.fullmatch(r"(\d+)(?:\s*-\s*(\d+))?", part)
+        if not m:
+            raise ValueError(f'--players: expected "5", "4-7" or "4,6", got {text!r}')
+        lo = int(m.group(1))
+        hi = int(m.group(2)) if m.group(2) else lo
+        if hi < lo:
+            raise ValueError(f"--players: empty range {part!r}")
+        for n in (lo, hi):
+            if not limits.MIN_PLAYERS <= n <= limits.MAX_PLAYERS:
+                raise ValueError(
+                    f"players must be between {limits.MIN_PLAYERS} and {limits.MAX_PLAYERS}, got {n}"
+                )
+        counts.extend(range(lo, hi + 1))
+    return sorted(set(counts))
+
+
+def parse_characters(text: str | None) -> list[str] | None:
+    """ "A, B" -> ["A", "B"]; None -> None (the theme's full list)."""
+    if text is None:
+        return None
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise ValueError("--characters: no names given")
+    return names
+
+
+def set_threads(threads: int) -> None:
+    """numba.set_num_threads, with a one-line error outside 1..cores."""
+    import numba
+
+    most = numba.config.NUMBA_NUM_THREADS
+    if not 1 <= threads <= most:
+        raise ValueError(f"--threads must be between 1 and {most}, got {threads}")
+    numba.set_num_threads(threads)
+
+
+def summary_text(out: Path, theme: Theme) -> str:
+    """Role win rates per configuration, with 95% Wilson intervals, and capped games."""
+    from reports.summary import game_counts, role_win_rates, scan_seats
+
+    seats = scan_seats(out)
+    rates, games = pl.collect_all([role_win_rates(seats), game_counts(seats)])
+    capped = {row["config"]: (row["games"], row["capped"]) for row in games.iter_rows(named=True)}
+    width = max(len(name) for name in theme.role_names.values())
+    lines = []
+    for (config,), group in rates.group_by("config", maintain_order=True):
+        n_games, n_capped = capped[config]
+        lines.append(f"{config}: {n_games:,} games, {n_capped:,} capped")
+        for row in group.iter_rows(named=True):
+            name = theme.role_names.get(row["role"], row["role"])
+            lines.append(
+                f"  {name:<{width}}  {100 * row['rate']:5.1f}% "
+                f"[{100 * row['lower']:.1f}, {100 * row['upper']:.1f}]"
+            )
+    return "\n".join(lines)

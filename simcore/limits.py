@@ -1,0 +1,17 @@
+"""Static limits of the engine and the rules version, in one place.
+
+Bump RULES_VERSION whenever a change alters what a game with a given seed produces;
+it is stamped into every run manifest.
+"""
+
+RULES_VERSION = 1
+
+MIN_PLAYERS = 4
+MAX_PLAYERS = 7
+MAX_CARDS = 160  # physical cards in one deck
+MAX_CHARACTERS = 64  # characters in one theme
+MAX_TABLE = 16  # cards in play in front of one player
+MAX_ACTIONS = 1024  # legal (card, target, option) triples enumerated at once
+TURN_CAP = 1000  # turns before a game is ended as `capped`
+ACTIONS_PER_TURN_CAP = 2000  # plays in one turn before checked mode flags a runaway turn
+BLOCK = 32  # games one parallel work item plays in sequence

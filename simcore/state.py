@@ -1,0 +1,73 @@
+"""One game's state as fixed-shape arrays in one numpy record, which njit code mutates.
+
+Card piles hold physical card ids (0..n_cards-1) and -1 where empty. Seat 0 is the leader;
+seats go clockwise. `s` holds the scalars, indexed by the S_* constants below.
+"""
+
+import numpy as np
+
+from simcore.limits import MAX_ACTIONS, MAX_CARDS, MAX_PLAYERS, MAX_TABLE
+
+# indices into State.s
+S_N = 0  # players at the table
+S_NC = 1  # physical cards in the deck
+S_CUR = 2  # seat whose turn it is
+S_TURN = 3  # turns played
+S_OVER = 4  # 1 once the game has ended
+S_WINNER = 5  # vocab.W_* once over
+S_BANGS = 6  # BANG! cards played this turn
+S_DECK_N = 7  # cards in the draw pile
+S_DISC_N = 8  # cards in the discard pile
+S_ERR = 9  # checked mode: first invariant broken (ERR_*), 0 when none
+S_CHECKED = 10  # 1: assert invariants after every action
+S_CAPPED = 11  # 1: ended by the turn cap
+S_TURN_ACTIONS = 12  # plays made this turn
+N_S = 13
+
+# invariant violations reported in checked mode
+ERR_CARDS = 1  # a card is missing or in two places
+ERR_LIFE = 2  # life outside 0..max
+ERR_DEAD_HOLDS = 3  # an eliminated player holds cards
+ERR_WINNER = 4  # an ended game without exactly one winning side
+ERR_RUNAWAY_TURN = 5  # a turn exceeded limits.ACTIONS_PER_TURN_CAP plays
+ERR_ILLEGAL = 6  # a strategy chose an action outside the legal list
+ERRORS = {
+    ERR_CARDS: "card conservation broken",
+    ERR_LIFE: "life outside 0..max",
+    ERR_DEAD_HOLDS: "an eliminated player holds cards",
+    ERR_WINNER: "ended game without exactly one winning side",
+    ERR_RUNAWAY_TURN: "runaway turn",
+    ERR_ILLEGAL: "illegal action chosen",
+}
+
+
+# One game's state as a numpy record: njit code receives it by reference, so passing it to a
+# function costs one pointer. Field layout (every field int64 unless noted):
+STATE_FIELDS = [
+    ("s", np.int64, (N_S,)),  # scalars (S_*)
+    ("rng", np.uint64, (2,)),  # stream key, counter
+    ("deck", np.int64, (MAX_CARDS,)),  # draw pile, top = deck[s[S_DECK_N] - 1]
+    ("disc", np.int64, (MAX_CARDS,)),  # discard pile, top = disc[s[S_DISC_N] - 1]
+    ("hand", np.int64, (MAX_PLAYERS, MAX_CARDS)),  # hand[p, :hand_n[p]]
+    ("hand_n", np.int64, (MAX_PLAYERS,)),
+    ("table", np.int64, (MAX_PLAYERS, MAX_TABLE)),  # cards in play in front of p
+    ("table_n", np.int64, (MAX_PLAYERS,)),
+    ("life", np.int64, (MAX_PLAYERS,)),
+    ("max_life", np.int64, (MAX_PLAYERS,)),
+    ("alive", np.int64, (MAX_PLAYERS,)),  # 1 alive, 0 eliminated (the role is then public)
+    ("role", np.int64, (MAX_PLAYERS,)),  # vocab.R_*: hidden but the leader's, until eliminated
+    ("char", np.int64, (MAX_PLAYERS,)),  # character index in the theme
+    ("ability", np.int64, (MAX_PLAYERS,)),  # vocab.A_* of the character
+    ("preset", np.int64, (MAX_PLAYERS,)),  # row of the strategy parameter matrix
+    ("karma", np.float64, (MAX_PLAYERS,)),  # public record: > 0 acted for the leader, < 0 against
+    ("buf", np.int64, (MAX_CARDS,)),  # scratch: General Store, Kit Carlson's look, the deal
+    ("act_idx", np.int64, (MAX_ACTIONS,)),  # legal plays: hand index (-1: ability)
+    ("act_tgt", np.int64, (MAX_ACTIONS,)),  # target seat
+    ("act_opt", np.int64, (MAX_ACTIONS,)),  # option: card to take (-1 random from hand)
+]
+STATE_DTYPE = np.dtype(STATE_FIELDS, align=True)
+
+
+def new_states(n: int) -> np.recarray:
+    """n zeroed game states (one per parallel work item); states[i] is a State record."""
+    return np.zeros(n, STATE_DTYPE).view(np.recarray)

@@ -1,0 +1,418 @@
+"""Theme files: load a theme TOML, validate it, compile it to the kernel's `Tables`.
+
+A theme maps its own card and character names onto the kernel's vocabulary
+(`simcore.vocab`). Every validation error is a `ThemeError` with a one-line message that
+names the file, the key and what is allowed, e.g.
+``classic.toml: cards[3].effect: unknown effect 'bangg' (allowed: bang, missed, ...)``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simcore import limits, vocab
+from simcore.tables import Tables
+
+THEMES_DIR = Path(__file__).resolve().parent.parent / "configs" / "themes"
+
+SECTIONS = ("theme", "roles", "rules", "role_table", "checks", "cards", "characters")
+THEME_KEYS = ("id", "title", "description")
+CARD_KEYS = ("name", "effect", "value", "cost", "text", "copies")
+CHARACTER_KEYS = ("name", "life", "ability", "text")
+CHECK_KEYS = ("suits", "ranks")
+
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUITS = ("C", "D", "H", "S")
+BYTE_MAX = 127  # int8 fields: value, cost, life
+RULE_INT_MAX = 2**31 - 1
+
+# a check the kernel will evaluate when the theme uses any of these effects / abilities
+CHECK_NEEDED_BY = {
+    "barrel": ({vocab.E_BARREL}, {vocab.A_BUILTIN_BARREL}),
+    "jail": ({vocab.E_JAIL}, set()),
+    "dynamite": ({vocab.E_DYNAMITE}, set()),
+    "draw_extra": (set(), {vocab.A_DRAW_EXTRA_ON_CHECK}),
+}
+
+
+class ThemeError(ValueError):
+    """A theme file that cannot be loaded; the message is one line."""
+
+
+@dataclass(frozen=True, eq=False)
+class Theme:
+    """A loaded, validated theme: names for reports and the compiled `Tables` for the kernel."""
+
+    id: str
+    title: str
+    path: Path | None
+    role_names: dict[str, str]  # canonical role -> display name
+    card_names: list[str]  # distinct names; index = Tables.card_name
+    card_faces: list[str]  # per physical card, in compiled order
+    card_display: list[str]  # per physical card: its name
+    character_names: list[str]
+    character_lives: list[int]
+    character_abilities: list[str]  # ability names (vocab.ABILITIES keys)
+    tables: Tables
+    raw: dict[str, Any] = field(repr=False)
+    rule_values: dict[str, Any] = field(default_factory=dict)  # every rule, defaults filled
+
+    def player_counts(self) -> list[int]:
+        """The player counts this theme has a role table for, ascending."""
+        return [n for n in range(limits.MAX_PLAYERS + 1) if self.tables.roles[n, 0] >= 0]
+
+    def __repr__(self) -> str:
+        return (
+            f"Theme(id={self.id!r}, cards={len(self.card_faces)}, "
+            f"characters={len(self.character_names)}, players={self.player_counts()})"
+        )
+
+
+def shipped_themes() -> list[str]:
+    """Ids of the themes shipped in configs/themes/, sorted."""
+    return sorted(p.stem for p in THEMES_DIR.glob("*.toml"))
+
+
+def load_theme(theme: str | Path | Theme) -> Theme:
+    """A theme id ("classic"), a path to a theme TOML file, or an already loaded Theme."""
+    if isinstance(theme, Theme):
+        return theme
+    if isinstance(theme, str) and "/" not in theme and not theme.endswith(".toml"):
+        path = THEMES_DIR / f"{theme}.toml"
+        if not path.is_file():
+            raise ThemeError(
+                f"unknown theme '{theme}' (shipped: {', '.join(shipped_themes()) or 'none'})"
+            )
+    else:
+        path = Path(theme)
+        if not path.is_file():
+            raise ThemeError(f"{path}: theme file not found")
+    try:
+        with path.open("rb") as f:
+            raw = tomllib.load(f)
+    except tomllib.TOMLDecodeError as e:
+        raise ThemeError(f"{path.name}: TOML syntax error: {_one_line(str(e))}") from None
+    return compile_theme(raw, path)
+
+
+def compile_theme(raw: dict[str, Any], path: str | Path | None = None) -> Theme:
+    """Validate a parsed theme dict and compile it; `path` names the source in errors."""
+    return _Compiler(raw, Path(path) if path is not None else None).compile()
+
+
+def parse_face(face: str) -> tuple[str, str]:
+    """A suited face "10H" -> ("10", "H"); ValueError if it does not parse."""
+    if not isinstance(face, str) or len(face) < 2:
+        raise ValueError(face)
+    rank, suit = face[:-1], face[-1]
+    if rank not in RANKS or suit not in SUITS:
+        raise ValueError(face)
+    return rank, suit
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _allowed(names: Any) -> str:
+    return ", ".join(str(n) for n in names)
+
+
+class _Compiler:
+    def __init__(self, raw: dict[str, Any], path: Path | None):
+        self.raw = raw
+        self.path = path
+        self.file = path.name if path is not None else "<theme>"
+
+    def fail(self, key: str, message: str) -> ThemeError:
+        return ThemeError(_one_line(f"{self.file}: {key}: {message}"))
+
+    # --- small typed readers ------------------------------------------------------------
+    def table(self, value: Any, key: str) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise self.fail(key, f"must be a table, got {type(value).__name__}")
+        return value
+
+    def string(self, value: Any, key: str) -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(key, f"must be a non-empty string, got {value!r}")
+        return value
+
+    def integer(self, value: Any, key: str, lo: int, hi: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(key, f"must be an integer in {lo}..{hi}, got {value!r}")
+        if not lo <= value <= hi:
+            raise self.fail(key, f"{value} out of range (allowed: {lo}..{hi})")
+        return value
+
+    def keys(self, table: dict[str, Any], key: str, allowed: tuple[str, ...]) -> None:
+        for k in table:
+            if k not in allowed:
+                where = f"{key}.{k}" if key else k
+                raise self.fail(where, f"unknown key '{k}' (allowed: {_allowed(allowed)})")
+
+    # --- sections -----------------------------------------------------------------------
+    def compile(self) -> Theme:
+        raw = self.table(self.raw, "file")
+        self.keys(raw, "", SECTIONS)
+        theme_id, title = self.theme_section(raw.get("theme"))
+        role_names = self.roles(raw.get("roles", {}))
+        roles, counts = self.role_table(raw.get("role_table"))
+        card_names, faces, display, effect, value, cost, name_idx = self.cards(raw.get("cards"))
+        char_names, lives, abilities = self.characters(raw.get("characters"), max(counts))
+        check = self.checks(raw.get("checks", {}), faces, effect, abilities)
+        rules, rule_values = self.rules(raw.get("rules", {}))
+        tables = Tables(
+            card_effect=np.array(effect, dtype=np.int8),
+            card_value=np.array(value, dtype=np.int8),
+            card_cost=np.array(cost, dtype=np.int8),
+            card_name=np.array(name_idx, dtype=np.int16),
+            card_check=np.array(check, dtype=np.int32),
+            char_life=np.array(lives, dtype=np.int8),
+            char_ability=np.array(abilities, dtype=np.int8),
+            roles=roles,
+            rules=rules,
+        )
+        ability_names = {code: name for name, code in vocab.ABILITIES.items()}
+        return Theme(
+            id=theme_id,
+            title=title,
+            path=self.path,
+            role_names=role_names,
+            card_names=card_names,
+            card_faces=faces,
+            card_display=display,
+            character_names=char_names,
+            character_lives=lives,
+            character_abilities=[ability_names[a] for a in abilities],
+            tables=tables,
+            raw=self.raw,
+            rule_values=rule_values,
+        )
+
+    def theme_section(self, section: Any) -> tuple[str, str]:
+        if section is None:
+            raise self.fail("theme", "missing [theme] section (needs id)")
+        section = self.table(section, "theme")
+        self.keys(section, "theme", THEME_KEYS)
+        if "id" not in section:
+            raise self.fail("theme.id", "missing (the id --theme accepts, e.g. 'classic')")
+        theme_id = self.string(section["id"], "theme.id")
+        title = self.string(section.get("title", theme_id), "theme.title")
+        return theme_id, title
+
+    def roles(self, section: Any) -> dict[str, str]:
+        section = self.table(section, "roles")
+        self.keys(section, "roles", vocab.ROLES)
+        return {r: self.string(section.get(r, r), f"roles.{r}") for r in vocab.ROLES}
+
+    def role_table(self, section: Any) -> tuple[np.ndarray, list[int]]:
+        if section is None:
+            raise self.fail("role_table", "missing [role_table] (player count -> roles)")
+        section = self.table(section, "role_table")
+        if not section:
+            raise self.fail("role_table", "no player counts")
+        roles = np.full((limits.MAX_PLAYERS + 1, limits.MAX_PLAYERS), -1, dtype=np.int8)
+        counts = []
+        allowed_counts = range(limits.MIN_PLAYERS, limits.MAX_PLAYERS + 1)
+        for k, row in section.items():
+            key = f"role_table.{k}"
+            if not k.isdigit() or int(k) not in allowed_counts:
+                raise self.fail(
+                    key,
+                    f"player count '{k}' not supported "
+                    f"(allowed: {limits.MIN_PLAYERS}..{limits.MAX_PLAYERS})",
+                )
+            n = int(k)
+            if not isinstance(row, list):
+                raise self.fail(key, "must be a list of role names")
+            if len(row) != n:
+                raise self.fail(key, f"{len(row)} roles listed for {n} players (need {n})")
+            codes = []
+            for i, role in enumerate(row):
+                if role not in vocab.ROLES:
+                    raise self.fail(
+                        f"{key}[{i}]", f"unknown role {role!r} (allowed: {_allowed(vocab.ROLES)})"
+                    )
+                codes.append(vocab.ROLES.index(role))
+            leaders = codes.count(vocab.R_LEADER)
+            if leaders != 1:
+                raise self.fail(key, f"{leaders} leaders (need exactly one)")
+            if codes[0] != vocab.R_LEADER:
+                raise self.fail(key, "must start with 'leader' (seat 0 is the leader)")
+            roles[n, :n] = codes
+            counts.append(n)
+        return roles, sorted(counts)
+
+    def cards(self, section: Any):
+        if not isinstance(section, list) or not section:
+            raise self.fail("cards", "missing or empty: need one [[cards]] table per card name")
+        names: list[str] = []
+        faces: list[str] = []
+        display: list[str] = []
+        effect: list[int] = []
+        value: list[int] = []
+        cost: list[int] = []
+        name_idx: list[int] = []
+        for i, card in enumerate(section):
+            key = f"cards[{i}]"
+            card = self.table(card, key)
+            self.keys(card, key, CARD_KEYS)
+            for required in ("name", "effect", "copies"):
+                if required not in card:
+                    raise self.fail(f"{key}.{required}", "missing")
+            name = self.string(card["name"], f"{key}.name")
+            if name in names:
+                raise self.fail(f"{key}.name", f"duplicate card name {name!r}")
+            eff = card["effect"]
+            if eff not in vocab.EFFECTS:
+                raise self.fail(
+                    f"{key}.effect",
+                    f"unknown effect {eff!r} (allowed: {_allowed(vocab.EFFECTS)})",
+                )
+            code = vocab.EFFECTS[eff]
+            default = vocab.EFFECT_DEFAULT_VALUE.get(code, 0)
+            val = self.integer(card.get("value", default), f"{key}.value", 0, BYTE_MAX)
+            cst = self.integer(card.get("cost", 0), f"{key}.cost", 0, BYTE_MAX)
+            if "text" in card:
+                self.string(card["text"], f"{key}.text")
+            copies = card["copies"]
+            if not isinstance(copies, list) or not copies:
+                raise self.fail(f"{key}.copies", "must list at least one face, e.g. ['10H']")
+            for j, face in enumerate(copies):
+                try:
+                    parse_face(face)
+                except ValueError:
+                    raise self.fail(
+                        f"{key}.copies[{j}]",
+                        f"bad face {face!r} (rank {_allowed(RANKS)} + suit {_allowed(SUITS)})",
+                    ) from None
+                faces.append(face)
+                display.append(name)
+                effect.append(code)
+                value.append(val)
+                cost.append(cst)
+                name_idx.append(len(names))
+            names.append(name)
+        if len(faces) > limits.MAX_CARDS:
+            raise self.fail("cards", f"{len(faces)} cards (allowed: at most {limits.MAX_CARDS})")
+        return names, faces, display, effect, value, cost, name_idx
+
+    def characters(self, section: Any, max_players: int):
+        if not isinstance(section, list):
+            raise self.fail("characters", "missing: need [[characters]] tables")
+        names: list[str] = []
+        lives: list[int] = []
+        abilities: list[int] = []
+        for i, char in enumerate(section):
+            key = f"characters[{i}]"
+            char = self.table(char, key)
+            self.keys(char, key, CHARACTER_KEYS)
+            for required in ("name", "life", "ability"):
+                if required not in char:
+                    raise self.fail(f"{key}.{required}", "missing")
+            name = self.string(char["name"], f"{key}.name")
+            if name in names:
+                raise self.fail(f"{key}.name", f"duplicate character name {name!r}")
+            life = self.integer(char["life"], f"{key}.life", 1, BYTE_MAX)
+            ability = char["ability"]
+            if ability not in vocab.ABILITIES:
+                raise self.fail(
+                    f"{key}.ability",
+                    f"unknown ability {ability!r} (allowed: {_allowed(vocab.ABILITIES)})",
+                )
+            if "text" in char:
+                self.string(char["text"], f"{key}.text")
+            names.append(name)
+            lives.append(life)
+            abilities.append(vocab.ABILITIES[ability])
+        if len(names) < max_players:
+            raise self.fail(
+                "characters",
+                f"{len(names)} characters for up to {max_players} players "
+                f"(need at least {max_players})",
+            )
+        return names, lives, abilities
+
+    def ranks(self, spec: Any, key: str) -> set[str]:
+        if isinstance(spec, str):
+            lo, sep, hi = spec.partition("-")
+            if sep and lo in RANKS and hi in RANKS and RANKS.index(lo) <= RANKS.index(hi):
+                return set(RANKS[RANKS.index(lo) : RANKS.index(hi) + 1])
+            raise self.fail(
+                key, f"bad rank range {spec!r} (e.g. '2-9' over {_allowed(RANKS)}, or a list)"
+            )
+        if isinstance(spec, list) and all(r in RANKS for r in spec):
+            return set(spec)
+        raise self.fail(key, f"bad ranks {spec!r} (a list of {_allowed(RANKS)}, or 'LO-HI')")
+
+    def checks(self, section: Any, faces: list[str], effect: list[int], abilities: list[int]):
+        section = self.table(section, "checks")
+        mask = [0] * len(faces)
+        for name, pred in section.items():
+            key = f"checks.{name}"
+            if name not in vocab.CHECKS:
+                raise self.fail(key, f"unknown check '{name}' (allowed: {_allowed(vocab.CHECKS)})")
+            pred = self.table(pred, key)
+            self.keys(pred, key, CHECK_KEYS)
+            suits = set(SUITS)
+            if "suits" in pred:
+                s = pred["suits"]
+                if not isinstance(s, list) or not all(x in SUITS for x in s):
+                    raise self.fail(
+                        f"{key}.suits", f"bad suits {s!r} (a list of {_allowed(SUITS)})"
+                    )
+                suits = set(s)
+            ranks = self.ranks(pred["ranks"], f"{key}.ranks") if "ranks" in pred else set(RANKS)
+            bit = vocab.CHECKS[name]
+            for i, face in enumerate(faces):
+                rank, suit = parse_face(face)
+                if rank in ranks and suit in suits:
+                    mask[i] |= bit
+        # a check the theme's cards or characters rely on must be defined, never silently "never"
+        used_effects, used_abilities = set(effect), set(abilities)
+        for name, (effs, abls) in CHECK_NEEDED_BY.items():
+            if name not in section and (effs & used_effects or abls & used_abilities):
+                raise self.fail(
+                    f"checks.{name}", "missing: a card or character of this theme needs it"
+                )
+        return mask
+
+    def rules(self, section: Any) -> tuple[np.ndarray, dict[str, Any]]:
+        section = self.table(section, "rules")
+        vec = np.zeros(vocab.N_RULES, dtype=np.int64)
+        values: dict[str, Any] = {}
+        for name in section:
+            if name not in vocab.RULES:
+                raise self.fail(
+                    f"rules.{name}", f"unknown rule '{name}' (allowed: {_allowed(vocab.RULES)})"
+                )
+        for name, (index, default) in vocab.RULES.items():
+            key = f"rules.{name}"
+            v = section.get(name, default)
+            if isinstance(default, bool):
+                if not isinstance(v, bool):
+                    raise self.fail(key, f"must be true or false, got {v!r}")
+                vec[index] = int(v)
+            elif isinstance(default, int):
+                vec[index] = self.integer(v, key, 0, RULE_INT_MAX)
+            else:  # a list of effect names -> bitmask over effect codes
+                if not isinstance(v, list):
+                    raise self.fail(key, f"must be a list of effect names, got {v!r}")
+                bits = 0
+                for e in v:
+                    if e not in vocab.EFFECTS:
+                        raise self.fail(
+                            key, f"unknown effect {e!r} (allowed: {_allowed(vocab.EFFECTS)})"
+                        )
+                    bits |= 1 << vocab.EFFECTS[e]
+                vec[index] = bits
+            values[name] = v
+        if vec[vocab.RU_TURN_CAP] < 1:
+            raise self.fail("rules.turn_cap", "must be at least 1")
+        return vec, values

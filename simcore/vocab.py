@@ -1,0 +1,158 @@
+"""The kernel's vocabulary: small integers for effects, abilities, checks, roles, rules.
+
+Names live only in theme files, the loader and reports; the kernel branches on these codes.
+`EFFECTS`, `ABILITIES`, `CHECKS` and `RULES` map the names a theme file may use to codes.
+"""
+
+# --- card effects -----------------------------------------------------------------
+E_NONE = 0
+E_BANG = 1  # BANG!: a BANG! effect on one player within reach; a BANG! card
+E_MISSED = 2  # Missed!: cancels a BANG! effect
+E_HEAL = 3  # Beer: +value life; playable at a lethal hit
+E_HEAL_ALL = 4  # Saloon: every living player +1
+E_DRAW = 5  # Stagecoach / Wells Fargo: draw `value` cards
+E_STEAL = 6  # Panic!: take a card from a player at distance <= value
+E_DISCARD_ANY = 7  # Cat Balou: any player discards a card
+E_GENERAL_STORE = 8
+E_DUEL = 9
+E_GATLING = 10
+E_INDIANS = 11
+E_BARREL = 12  # blue
+E_SCOPE = 13  # blue
+E_MUSTANG = 14  # blue
+E_JAIL = 15  # blue, played in front of another player
+E_DYNAMITE = 16  # blue
+E_WEAPON = 17  # blue, reach = value
+E_VOLCANIC = 18  # blue, reach = value, any number of BANG! cards
+E_BANG_ANY = 19  # Springfield: a BANG! effect on any player, any distance; not a BANG! card
+E_HEAL_ANY = 20  # Tequila: any one player, you included, +value life
+N_EFFECTS = 21
+
+EFFECTS = {
+    "bang": E_BANG,
+    "missed": E_MISSED,
+    "heal": E_HEAL,
+    "heal_all": E_HEAL_ALL,
+    "draw": E_DRAW,
+    "steal": E_STEAL,
+    "discard_any": E_DISCARD_ANY,
+    "general_store": E_GENERAL_STORE,
+    "duel": E_DUEL,
+    "gatling": E_GATLING,
+    "indians": E_INDIANS,
+    "barrel": E_BARREL,
+    "scope": E_SCOPE,
+    "mustang": E_MUSTANG,
+    "jail": E_JAIL,
+    "dynamite": E_DYNAMITE,
+    "weapon": E_WEAPON,
+    "volcanic": E_VOLCANIC,
+    "bang_any": E_BANG_ANY,
+    "heal_any": E_HEAL_ANY,
+}
+
+# blue-bordered effects: they stay in play
+BLUE_EFFECTS = frozenset({E_BARREL, E_SCOPE, E_MUSTANG, E_JAIL, E_DYNAMITE, E_WEAPON, E_VOLCANIC})
+# effects whose `value` is meaningful, with its default
+EFFECT_DEFAULT_VALUE = {
+    E_HEAL: 1,
+    E_HEAL_ANY: 1,
+    E_DRAW: 2,
+    E_STEAL: 1,
+    E_WEAPON: 1,
+    E_VOLCANIC: 1,
+}
+
+# --- character abilities -------------------------------------------------------------
+A_NONE = 0
+A_DRAW_ON_DAMAGE = 1  # Bart Cassidy
+A_DRAW_EXTRA_ON_CHECK = 2  # Black Jack
+A_BANG_MISSED_SWAP = 3  # Calamity Janet
+A_STEAL_ON_DAMAGE = 4  # El Gringo
+A_DRAW_FROM_PLAYER = 5  # Jesse Jones
+A_BUILTIN_BARREL = 6  # Jourdonnais
+A_DRAW_THREE_KEEP_TWO = 7  # Kit Carlson
+A_DOUBLE_CHECK = 8  # Lucky Duke
+A_BUILTIN_MUSTANG = 9  # Paul Regret
+A_DRAW_FROM_DISCARD = 10  # Pedro Ramirez
+A_BUILTIN_SCOPE = 11  # Rose Doolan
+A_DISCARD_TWO_HEAL = 12  # Sid Ketchum
+A_DOUBLE_MISSED = 13  # Slab the Killer
+A_DRAW_WHEN_EMPTY = 14  # Suzy Lafayette
+A_TAKE_ELIMINATED_CARDS = 15  # Vulture Sam
+A_UNLIMITED_BANG = 16  # Willy the Kid
+N_ABILITIES = 17
+
+ABILITIES = {
+    "none": A_NONE,
+    "draw_on_damage": A_DRAW_ON_DAMAGE,
+    "draw_extra_on_check": A_DRAW_EXTRA_ON_CHECK,
+    "bang_missed_swap": A_BANG_MISSED_SWAP,
+    "steal_on_damage": A_STEAL_ON_DAMAGE,
+    "draw_from_player": A_DRAW_FROM_PLAYER,
+    "builtin_barrel": A_BUILTIN_BARREL,
+    "draw_three_keep_two": A_DRAW_THREE_KEEP_TWO,
+    "double_check": A_DOUBLE_CHECK,
+    "builtin_mustang": A_BUILTIN_MUSTANG,
+    "draw_from_discard": A_DRAW_FROM_DISCARD,
+    "builtin_scope": A_BUILTIN_SCOPE,
+    "discard_two_heal": A_DISCARD_TWO_HEAL,
+    "double_missed": A_DOUBLE_MISSED,
+    "draw_when_empty": A_DRAW_WHEN_EMPTY,
+    "take_eliminated_cards": A_TAKE_ELIMINATED_CARDS,
+    "unlimited_bang": A_UNLIMITED_BANG,
+}
+
+# --- "draw!" checks: one bit per predicate in each card's check mask ------------------
+CHK_BARREL = 1  # the Barrel (and Jourdonnais) cancels a BANG! effect
+CHK_JAIL = 2  # the jailed player escapes
+CHK_DYNAMITE = 4  # the Dynamite explodes
+CHK_DRAW_EXTRA = 8  # Black Jack draws one more card
+CHECKS = {
+    "barrel": CHK_BARREL,
+    "jail": CHK_JAIL,
+    "dynamite": CHK_DYNAMITE,
+    "draw_extra": CHK_DRAW_EXTRA,
+}
+
+# --- canonical roles and winning factions ---------------------------------------------
+R_LEADER = 0
+R_DEPUTY = 1
+R_OUTLAW = 2
+R_RENEGADE = 3
+ROLES = ("leader", "deputy", "outlaw", "renegade")
+
+W_NONE = -1  # capped
+W_LEADER = 0
+W_OUTLAW = 1
+W_RENEGADE = 2
+WINNERS = ("leader", "outlaw", "renegade")
+
+# --- rule flags: the index of each rule in the compiled `rules` vector ----------------
+RU_LEADER_EXTRA_LIFE = 0  # the leader's bonus life
+RU_OUTLAW_REWARD = 1  # cards drawn for eliminating an outlaw
+RU_LEADER_KILLS_DEPUTY_PENALTY = 2  # 1: the leader eliminating a deputy discards everything
+RU_BEER_MIN_PLAYERS = 3  # heal cards do nothing with fewer living players than this
+RU_DYNAMITE_DAMAGE = 4
+RU_BANG_LIMIT = 5  # BANG! cards per turn
+RU_DRAW_COUNT = 6  # cards drawn in phase 1
+RU_JAIL_ON_LEADER = 7  # 1: Jail may be played on the leader
+RU_NO_ONE_EFFECTS = 8  # bitmask over effect codes: damage from these is caused by no one
+RU_NO_REWARD_EFFECTS = 9  # bitmask over effect codes: eliminations by these earn no reward
+RU_TURN_CAP = 10
+N_RULES = 11
+
+# name in [rules] -> (index, default). List-valued rules (effect names) become bitmasks.
+RULES = {
+    "leader_extra_life": (RU_LEADER_EXTRA_LIFE, 1),
+    "outlaw_reward": (RU_OUTLAW_REWARD, 3),
+    "leader_kills_deputy_penalty": (RU_LEADER_KILLS_DEPUTY_PENALTY, True),
+    "beer_min_players": (RU_BEER_MIN_PLAYERS, 3),
+    "dynamite_damage": (RU_DYNAMITE_DAMAGE, 3),
+    "bang_limit": (RU_BANG_LIMIT, 1),
+    "draw_count": (RU_DRAW_COUNT, 2),
+    "jail_on_leader": (RU_JAIL_ON_LEADER, False),
+    "damage_by_no_one": (RU_NO_ONE_EFFECTS, ["dynamite"]),
+    "no_reward_effects": (RU_NO_REWARD_EFFECTS, []),
+    "turn_cap": (RU_TURN_CAP, 1000),
+}

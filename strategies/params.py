@@ -1,0 +1,41 @@
+"""Indices into a strategy's parameter vector. Presets (strategies/presets.toml) name values.
+
+Every decision function reads only these numbers and what a player at the table can see.
+"""
+
+from simcore.vocab import EFFECTS, N_EFFECTS
+
+P_RANDOM = 0  # 1: uniform over legal choices (the floor); 0: the scored policy below
+P_HEAL_MISSING = 1  # drink a heal card on your turn once this much life is missing
+P_DYNAMITE_MIN_LIFE = 2  # play Dynamite only at this life or more
+P_ENEMY_MIN = 3  # a player is an enemy when the enemy score exceeds this
+P_LEADER_SHOOTS_UNKNOWN = 4  # 1: the leader also shoots players with no public record
+P_AOE_MIN_NET = 5  # play Gatling/Indians! when enemies hit minus friends hit >= this
+P_RENEGADE_TURN_ALIVE = 6  # the renegade turns on everyone at this many living players or fewer
+P_DUEL_MIN_BANGS = 7  # challenge only holding at least this many BANG!s
+P_PEDRO_MIN_VALUE = 8  # Pedro Ramirez takes the discard top when its value is at least this
+P_STORE_PLAY = 9  # score of playing a General Store (0: never)
+P_VALUE = 10  # P_VALUE + effect code: how much the bot values holding a card of that effect
+N_PARAMS = P_VALUE + N_EFFECTS
+
+SCALARS = {
+    "random": P_RANDOM,
+    "heal_missing": P_HEAL_MISSING,
+    "dynamite_min_life": P_DYNAMITE_MIN_LIFE,
+    "enemy_min": P_ENEMY_MIN,
+    "leader_shoots_unknown": P_LEADER_SHOOTS_UNKNOWN,
+    "aoe_min_net": P_AOE_MIN_NET,
+    "renegade_turn_alive": P_RENEGADE_TURN_ALIVE,
+    "duel_min_bangs": P_DUEL_MIN_BANGS,
+    "pedro_min_value": P_PEDRO_MIN_VALUE,
+    "store_play": P_STORE_PLAY,
+}
+
+
+def param_index(name: str) -> int:
+    """Index of a preset key: a scalar name or `value.<effect>`."""
+    if name in SCALARS:
+        return SCALARS[name]
+    if name.startswith("value.") and name[6:] in EFFECTS:
+        return P_VALUE + EFFECTS[name[6:]]
+    raise KeyError(name)

@@ -1,0 +1,318 @@
+"""Decision functions: every choice the rules give a player, read from a parameter vector.
+
+Each function takes the game state G, the theme tables T, the strategy matrix W (one row per
+preset; seat p plays row G.preset[p]) and the deciding seat p. They read only what p can see:
+p's own hand, cards in play, life, seats, the leader's role, revealed roles of the
+eliminated and the public record of who attacked whom (G.karma). Randomness comes from the
+game's own stream.
+"""
+
+from numba import njit
+
+from simcore.board import (
+    count_in_hand,
+    count_playable_as,
+    find_name_in_play,
+    n_alive,
+    reach,
+    revealed_dead,
+    role_total,
+)
+from simcore.rng import rng_below, rng_coin
+from simcore.state import S_N
+from simcore.vocab import (
+    A_DISCARD_TWO_HEAL,
+    E_BANG,
+    E_BANG_ANY,
+    E_BARREL,
+    E_DISCARD_ANY,
+    E_DRAW,
+    E_DUEL,
+    E_DYNAMITE,
+    E_GATLING,
+    E_GENERAL_STORE,
+    E_HEAL,
+    E_HEAL_ALL,
+    E_HEAL_ANY,
+    E_INDIANS,
+    E_JAIL,
+    E_MISSED,
+    E_MUSTANG,
+    E_SCOPE,
+    E_STEAL,
+    E_VOLCANIC,
+    E_WEAPON,
+    R_DEPUTY,
+    R_LEADER,
+    R_OUTLAW,
+)
+from strategies.params import (
+    P_AOE_MIN_NET,
+    P_DUEL_MIN_BANGS,
+    P_DYNAMITE_MIN_LIFE,
+    P_ENEMY_MIN,
+    P_HEAL_MISSING,
+    P_LEADER_SHOOTS_UNKNOWN,
+    P_PEDRO_MIN_VALUE,
+    P_RANDOM,
+    P_RENEGADE_TURN_ALIVE,
+    P_STORE_PLAY,
+    P_VALUE,
+)
+
+
+@njit(cache=True)
+def is_random(W, G, p):
+    return W[G.preset[p], P_RANDOM] > 0.5
+
+
+@njit(cache=True)
+def renegade_turned(G, w):
+    """The renegade drops its cover once few are left or every outlaw is revealed dead."""
+    if n_alive(G) <= w[P_RENEGADE_TURN_ALIVE]:
+        return True
+    return revealed_dead(G, R_OUTLAW) == role_total(G, R_OUTLAW)
+
+
+@njit(cache=True)
+def enemy_score(G, w, p, q):
+    """How much p wants q hurt (> enemy_min: an enemy; < 0: a friend), from public facts."""
+    if q == p:
+        return -100.0
+    r = G.role[p]
+    leader = q == 0
+    if r == R_LEADER:
+        s = -G.karma[q]
+        if s == 0.0 and w[P_LEADER_SHOOTS_UNKNOWN] > 0.5:
+            s = w[P_ENEMY_MIN] + 0.01
+        return s
+    if r == R_DEPUTY:
+        return -10.0 if leader else -G.karma[q]
+    if r == R_OUTLAW:
+        return 10.0 if leader else G.karma[q]
+    # the renegade: a deputy in disguise until it turns, then everyone, the leader last
+    if renegade_turned(G, w):
+        if leader:
+            return 10.0 if n_alive(G) <= 2 else 1.0
+        return 5.0
+    return -10.0 if leader else -G.karma[q]
+
+
+@njit(cache=True)
+def card_value(G, T, w, p, c):
+    """Worth of holding card c for p: its effect's value, less if already useless."""
+    e = T.card_effect[c]
+    v = w[P_VALUE + e]
+    if e == E_BARREL or e == E_SCOPE or e == E_MUSTANG or e == E_WEAPON or e == E_VOLCANIC:
+        if find_name_in_play(G, T, p, T.card_name[c]) >= 0:
+            return 0.5
+        if e == E_WEAPON and T.card_value[c] <= reach(G, T, p):
+            return 1.0
+    return v
+
+
+@njit(cache=True)
+def lowest_value_card(G, T, W, p, skip):
+    """Hand index of p's least valuable card other than index `skip` (random for `random`)."""
+    n = G.hand_n[p]
+    if is_random(W, G, p):
+        k = rng_below(G.rng, n - 1 if 0 <= skip < n else n)
+        if 0 <= skip <= k:
+            k += 1
+        return k
+    w = W[G.preset[p]]
+    best = -1
+    best_v = 1e18
+    for i in range(n):
+        if i == skip:
+            continue
+        v = card_value(G, T, w, p, G.hand[p, i])
+        if v < best_v:
+            best_v = v
+            best = i
+    return best
+
+
+@njit(cache=True)
+def aoe_net(G, w, p):
+    """Enemies minus friends among the other living players (the leader counts triple)."""
+    net = 0.0
+    for q in range(G.s[S_N]):
+        if q == p or G.alive[q] == 0:
+            continue
+        s = enemy_score(G, w, p, q)
+        if s > w[P_ENEMY_MIN]:
+            net += 1.0
+        elif s < 0.0:
+            net -= 3.0 if q == 0 else 1.0
+    return net
+
+
+@njit(cache=True)
+def score_action(G, T, w, p, k):
+    """Desirability of legal play k; the bot plays the best one while its score is positive."""
+    i = G.act_idx[k]
+    tgt = G.act_tgt[k]
+    missing = G.max_life[p] - G.life[p]
+    if i < 0:  # Sid Ketchum's ability: only with cards to spare
+        return 10.0 if missing > 0 and G.hand_n[p] - 2 >= G.life[p] else -1.0
+    c = G.hand[p, i]
+    e = T.card_effect[c]
+    if e == E_MISSED:  # Calamity Janet shooting a Missed! as a BANG!
+        e = E_BANG
+    beer_works = n_alive(G) >= 3
+    if e == E_DRAW:
+        return 100.0
+    if e == E_BARREL or e == E_MUSTANG or e == E_SCOPE:
+        return 50.0
+    if e == E_WEAPON:
+        r = T.card_value[c]
+        return 45.0 + r if r > reach(G, T, p) else -1.0
+    if e == E_VOLCANIC:
+        return 30.0 if reach(G, T, p) <= 1 and count_in_hand(G, T, p, E_BANG) >= 2 else -1.0
+    if e == E_HEAL:
+        if not beer_works or missing == 0:
+            return -1.0
+        if missing >= w[P_HEAL_MISSING] or G.hand_n[p] > G.life[p]:
+            return 60.0
+        return -1.0
+    if e == E_HEAL_ALL:
+        return 55.0 if missing > 0 else -1.0
+    if e == E_HEAL_ANY:
+        if tgt == p:
+            return 56.0 if missing > 0 else -1.0
+        hurt = G.max_life[tgt] - G.life[tgt]
+        return 50.0 if hurt > 0 and enemy_score(G, w, p, tgt) < 0.0 else -1.0
+    if e == E_GENERAL_STORE:
+        return w[P_STORE_PLAY] if w[P_STORE_PLAY] > 0 else -1.0
+    if e == E_DYNAMITE:
+        return 20.0 if G.life[p] >= w[P_DYNAMITE_MIN_LIFE] else -1.0
+    if e == E_GATLING or e == E_INDIANS:
+        net = aoe_net(G, w, p)
+        return 35.0 + net if net >= w[P_AOE_MIN_NET] else -1.0
+    s = enemy_score(G, w, p, tgt)
+    if s <= w[P_ENEMY_MIN]:
+        return -1.0
+    low = 5.0 / G.life[tgt]
+    if e == E_JAIL:
+        return 42.0 + s
+    if e == E_STEAL or e == E_DISCARD_ANY:
+        bonus = 0.0
+        opt = G.act_opt[k]
+        if opt >= 0:
+            te = T.card_effect[G.table[tgt, opt]]
+            if te == E_JAIL or te == E_DYNAMITE:
+                return -1.0  # leave an enemy's Jail and Dynamite where they are
+            bonus = 10.0
+        return 40.0 + s + bonus
+    if e == E_DUEL:
+        if count_playable_as(G, T, p, E_BANG) < w[P_DUEL_MIN_BANGS]:
+            return -1.0
+        return 30.0 + s + low
+    if e == E_BANG or e == E_BANG_ANY:
+        return 25.0 + s + low
+    return -1.0
+
+
+@njit(cache=True)
+def choose_action(G, T, W, p, n):
+    """Index of the legal play p makes next, or -1 to end the play phase."""
+    if is_random(W, G, p):
+        k = rng_below(G.rng, n + 1)
+        return k if k < n else -1
+    w = W[G.preset[p]]
+    best = -1
+    best_s = 0.0
+    for k in range(n):
+        s = score_action(G, T, w, p, k)
+        if s > best_s:
+            best_s = s
+            best = k
+    return best
+
+
+@njit(cache=True)
+def answer(G, W, p):
+    """Yes/no answers where the sensible player always says yes: cancel a hit when able,
+    discard a BANG! to a Duel or Indians!, drink a Beer at a lethal hit."""
+    if is_random(W, G, p):
+        return rng_coin(G.rng)
+    return True
+
+
+@njit(cache=True)
+def sid_saves(G, W, p):
+    """Sid Ketchum at a lethal hit: discard two cards for a life."""
+    return G.ability[p] == A_DISCARD_TWO_HEAL and answer(G, W, p)
+
+
+@njit(cache=True)
+def pick_from(G, T, W, p, cards, n):
+    """Index in cards[:n] p takes (General Store); the most valuable for a scored bot."""
+    if is_random(W, G, p):
+        return rng_below(G.rng, n)
+    w = W[G.preset[p]]
+    best = 0
+    best_v = -1e18
+    for i in range(n):
+        v = card_value(G, T, w, p, cards[i])
+        if v > best_v:
+            best_v = v
+            best = i
+    return best
+
+
+@njit(cache=True)
+def put_back(G, T, W, p, cards, n):
+    """Index in cards[:n] Kit Carlson returns to the deck: the least valuable."""
+    if is_random(W, G, p):
+        return rng_below(G.rng, n)
+    w = W[G.preset[p]]
+    worst = 0
+    worst_v = 1e18
+    for i in range(n):
+        v = card_value(G, T, w, p, cards[i])
+        if v < worst_v:
+            worst_v = v
+            worst = i
+    return worst
+
+
+@njit(cache=True)
+def jesse_source(G, W, p):
+    """Seat Jesse Jones draws his first card from, or -1 for the deck."""
+    n = G.s[S_N]
+    if is_random(W, G, p):
+        k = 0
+        for q in range(n):
+            if q != p and G.alive[q] and G.hand_n[q] > 0:
+                k += 1
+        pick = rng_below(G.rng, k + 1)
+        for q in range(n):
+            if q != p and G.alive[q] and G.hand_n[q] > 0:
+                if pick == 0:
+                    return q
+                pick -= 1
+        return -1
+    w = W[G.preset[p]]
+    best = -1
+    best_n = 0
+    for q in range(n):
+        if (
+            q != p
+            and G.alive[q]
+            and G.hand_n[q] > best_n
+            and enemy_score(G, w, p, q) > w[P_ENEMY_MIN]
+        ):
+            best_n = G.hand_n[q]
+            best = q
+    return best
+
+
+@njit(cache=True)
+def pedro_takes_discard(G, T, W, p, top):
+    """Pedro Ramirez: take the discard pile's top card `top` instead of drawing?"""
+    if is_random(W, G, p):
+        return rng_coin(G.rng)
+    w = W[G.preset[p]]
+    return card_value(G, T, w, p, top) >= w[P_PEDRO_MIN_VALUE]

@@ -1,0 +1,313 @@
+"""Hand-set game states for rules scenarios: stacked decks, given hands, cards in play.
+
+A `Table` is one game state built by hand; its methods call the real kernel functions
+(compiled, or plain Python under NUMBA_DISABLE_JIT) and check the invariants after each.
+
+    t = Table(["Willy the Kid", "Bart Cassidy", "El Gringo", "Jourdonnais"],
+              roles=["leader", "outlaw", "outlaw", "renegade"])
+    t.give(0, "BANG!")
+    t.give(1, "Missed!")
+    t.play(0, "BANG!", target=1)
+    assert t.life(1) == 4 and t.hand_names(1) == []
+
+Cards are named by the theme's card name, optionally with a face: "Missed!" takes any copy,
+"Barrel@QS" the Barrel with face QS. Every card stays somewhere: a Table starts with all
+cards in the draw pile, and give/equip/stack/to_discard move them from wherever they are.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simcore import kernel
+from simcore.state import (
+    ERRORS,
+    S_BANGS,
+    S_CHECKED,
+    S_CUR,
+    S_DECK_N,
+    S_DISC_N,
+    S_ERR,
+    S_N,
+    S_OVER,
+    S_WINNER,
+    new_states,
+)
+from simcore.tables import pack_tables
+from simcore.theme import load_theme
+from simcore.vocab import ROLES, WINNERS
+from strategies.presets import resolve_strategy
+
+
+class Table:
+    def __init__(
+        self,
+        characters: list[str],
+        roles: list[str] | None = None,
+        theme: str = "classic",
+        strategy: str | dict = "basic",
+        seed: int = 0,
+    ):
+        self.theme = load_theme(theme)
+        self.T = pack_tables(self.theme.tables)[0]
+        self.strategy = resolve_strategy(strategy)
+        self.W = self.strategy.matrix
+        n = len(characters)
+        if roles is None:
+            roles = [ROLES[r] for r in self.theme.tables.roles[n, :n]]
+        self.G = new_states(1)[0]
+        G = self.G
+        pool = np.array([self.theme.character_names.index(c) for c in characters], np.int64)
+        with np.errstate(over="ignore"):
+            kernel.setup_game(G, self.T, self.W, pool, self.strategy.role_preset, n, seed, 0, True)
+        # exact seating, roles and characters as given; life = printed (+ the leader's extra)
+        for q, (name, role) in enumerate(zip(characters, roles, strict=True)):
+            ch = self.theme.character_names.index(name)
+            G.char[q] = ch
+            G.ability[q] = self.theme.tables.char_ability[ch]
+            G.role[q] = ROLES.index(role)
+            life = self.theme.tables.char_life[ch]
+            if role == "leader":
+                life += self.theme.tables.rules[0]
+            G.life[q] = G.max_life[q] = life
+            G.preset[q] = self.strategy.role_preset[G.role[q]]
+        # every card back into the draw pile, in id order (top = highest id)
+        nc = self.T.n_cards
+        G.hand[:, :] = -1
+        G.hand_n[:] = 0
+        G.table[:, :] = -1
+        G.table_n[:] = 0
+        G.disc[:] = -1
+        G.s[S_DISC_N] = 0
+        G.deck[:nc] = np.arange(nc)
+        G.s[S_DECK_N] = nc
+        self.check()
+
+    # --- building the state -----------------------------------------------------------
+
+    def card_ids(self, spec: str) -> list[int]:
+        name, _, face = spec.partition("@")
+        ids = [
+            i
+            for i, (n, f) in enumerate(
+                zip(self.theme.card_display, self.theme.card_faces, strict=True)
+            )
+            if n == name and (not face or f == face)
+        ]
+        if not ids:
+            raise KeyError(f"no card {spec!r} in theme {self.theme.id!r}")
+        return ids
+
+    def _take(self, spec: str) -> int:
+        """Remove a card matching spec from the deck (preferred), discard pile, hands or play."""
+        G = self.G
+        ids = set(self.card_ids(spec))
+        for i in range(G.s[S_DECK_N] - 1, -1, -1):
+            if G.deck[i] in ids:
+                c = int(G.deck[i])
+                n = G.s[S_DECK_N]
+                G.deck[i : n - 1] = G.deck[i + 1 : n].copy()
+                G.deck[n - 1] = -1
+                G.s[S_DECK_N] = n - 1
+                return c
+        for i in range(G.s[S_DISC_N]):
+            if G.disc[i] in ids:
+                c = int(G.disc[i])
+                n = G.s[S_DISC_N]
+                G.disc[i : n - 1] = G.disc[i + 1 : n].copy()
+                G.disc[n - 1] = -1
+                G.s[S_DISC_N] = n - 1
+                return c
+        for p in range(G.s[S_N]):
+            for i in range(G.hand_n[p]):
+                if G.hand[p, i] in ids:
+                    return int(kernel.take_from_hand(G, p, i))
+            for i in range(G.table_n[p]):
+                if G.table[p, i] in ids:
+                    return int(kernel.take_from_table(G, p, i))
+        raise KeyError(f"every {spec!r} is already placed")
+
+    def give(self, p: int, *specs: str) -> Table:
+        for spec in specs:
+            kernel.to_hand(self.G, p, self._take(spec))
+        self.check()
+        return self
+
+    def equip(self, p: int, *specs: str) -> Table:
+        for spec in specs:
+            kernel.put_in_play(self.G, p, self._take(spec))
+        self.check()
+        return self
+
+    def stack(self, *specs: str) -> Table:
+        """Put cards on top of the draw pile: the first named is drawn first."""
+        G = self.G
+        for spec in reversed(specs):
+            c = self._take(spec)
+            G.deck[G.s[S_DECK_N]] = c
+            G.s[S_DECK_N] += 1
+        self.check()
+        return self
+
+    def to_discard(self, *specs: str) -> Table:
+        """Put cards on the discard pile: the last named ends on top."""
+        for spec in specs:
+            kernel.discard(self.G, self._take(spec))
+        self.check()
+        return self
+
+    def empty_deck(self) -> Table:
+        """Move the whole draw pile to the discard pile (so the next draw reshuffles)."""
+        G = self.G
+        while G.s[S_DECK_N] > 0:
+            kernel.discard(G, kernel.draw_card(G))
+        return self
+
+    def set_life(self, p: int, life: int) -> Table:
+        self.G.life[p] = life
+        self.check()
+        return self
+
+    def kill(self, p: int) -> Table:
+        """Eliminate p by no one's hand (for seating and end-of-game scenarios)."""
+        kernel.eliminate(self.G, self.T, p, -1, 0)
+        self.check()
+        return self
+
+    # --- acting -----------------------------------------------------------------------
+
+    def legal(self, p: int) -> list[tuple[str, int, int]]:
+        """Every legal play of p now: (card name or 'ability', target, option)."""
+        G = self.G
+        n = kernel.legal_actions(G, self.T, p)
+        out = []
+        for k in range(n):
+            i = G.act_idx[k]
+            name = "ability" if i < 0 else self.theme.card_display[G.hand[p, i]]
+            out.append((name, int(G.act_tgt[k]), int(G.act_opt[k])))
+        return out
+
+    def can_play(
+        self, p: int, card: str, target: int | None = None, opt: int | None = None
+    ) -> bool:
+        return self._find(p, card, target, opt) >= 0
+
+    def _find(self, p, card, target, opt) -> int:
+        G = self.G
+        ids = set(self.card_ids(card)) if card != "ability" else set()
+        n = kernel.legal_actions(G, self.T, p)
+        for k in range(n):
+            i = G.act_idx[k]
+            if card == "ability":
+                if i >= 0:
+                    continue
+            elif i < 0 or G.hand[p, i] not in ids:
+                continue
+            if target is not None and G.act_tgt[k] != target:
+                continue
+            if opt is not None and G.act_opt[k] != opt:
+                continue
+            return k
+        return -1
+
+    def play(self, p: int, card: str, target: int | None = None, opt: int | None = None) -> Table:
+        """Play a card (or 'ability') as p, on target, with option opt; it must be legal."""
+        G = self.G
+        G.s[S_CUR] = p
+        k = self._find(p, card, target, opt)
+        if k < 0:
+            raise AssertionError(f"{card} -> {target} (opt {opt}) is not legal: {self.legal(p)}")
+        with np.errstate(over="ignore"):
+            kernel.resolve(G, self.T, self.W, p, k)
+        self.check()
+        return self
+
+    def call(self, fn, *args):
+        """Run a kernel function fn(G, T, W, *args) (or fn(G, T, *args) / fn(G, *args))."""
+        import inspect
+
+        names = list(inspect.signature(getattr(fn, "py_func", fn)).parameters)
+        lead = [self.G, self.T, self.W][: sum(1 for n in names[:3] if n in ("G", "T", "W"))]
+        with np.errstate(over="ignore"):
+            out = fn(*lead, *args)
+        self.check()
+        return out
+
+    def turn(self, p: int) -> Table:
+        """Play p's whole turn with the table's strategy."""
+        self.G.s[S_CUR] = p
+        return self._run(kernel.take_turn, p)
+
+    def _run(self, fn, *args) -> Table:
+        with np.errstate(over="ignore"):
+            fn(self.G, self.T, self.W, *args)
+        self.check()
+        return self
+
+    def start_of_turn(self, p: int) -> bool:
+        self.G.s[S_CUR] = p
+        with np.errstate(over="ignore"):
+            go_on = kernel.start_of_turn(self.G, self.T, self.W, p)
+        self.check()
+        return bool(go_on)
+
+    def draw_phase(self, p: int) -> Table:
+        return self._run(kernel.draw_phase, p)
+
+    def damage(self, p: int, amount: int, killer: int, source: int, effect: int) -> Table:
+        return self._run(kernel.damage, p, amount, killer, source, effect)
+
+    def new_turn(self, p: int) -> Table:
+        """Reset the per-turn counters as the start of p's turn does."""
+        self.G.s[S_BANGS] = 0
+        self.G.s[S_CUR] = p
+        return self
+
+    # --- reading ----------------------------------------------------------------------
+
+    def check(self) -> None:
+        G = self.G
+        G.s[S_CHECKED] = 1
+        kernel.verify(G, self.T)
+        if G.s[S_ERR]:
+            raise AssertionError(f"invariant broken: {ERRORS[int(G.s[S_ERR])]}")
+
+    def life(self, p: int) -> int:
+        return int(self.G.life[p])
+
+    def alive(self, p: int) -> bool:
+        return bool(self.G.alive[p])
+
+    def hand_names(self, p: int) -> list[str]:
+        G = self.G
+        return sorted(self.theme.card_display[c] for c in G.hand[p, : G.hand_n[p]])
+
+    def in_play(self, p: int) -> list[str]:
+        G = self.G
+        return sorted(self.theme.card_display[c] for c in G.table[p, : G.table_n[p]])
+
+    def discard_top(self) -> str | None:
+        n = self.G.s[S_DISC_N]
+        return self.theme.card_display[self.G.disc[n - 1]] if n else None
+
+    def discard_names(self) -> list[str]:
+        G = self.G
+        return [self.theme.card_display[c] for c in G.disc[: G.s[S_DISC_N]]]
+
+    def deck_top(self, k: int = 1) -> list[str]:
+        G = self.G
+        n = G.s[S_DECK_N]
+        return [self.theme.card_display[G.deck[n - 1 - i]] for i in range(min(k, n))]
+
+    def deck_size(self) -> int:
+        return int(self.G.s[S_DECK_N])
+
+    def over(self) -> bool:
+        return bool(self.G.s[S_OVER])
+
+    def winner(self) -> str:
+        w = int(self.G.s[S_WINNER])
+        return "none" if w < 0 else WINNERS[w]
+
+    def bangs_played(self) -> int:
+        return int(self.G.s[S_BANGS])
