@@ -41,12 +41,14 @@ def role_win_rates(seats: pl.LazyFrame) -> pl.LazyFrame:
     by_role = seats.group_by(*CONFIG_KEYS, "role").agg(
         pl.len().alias("seats"), pl.col("won").sum().alias("seat_wins")
     )
-    wins = (pl.col("seat_wins") * pl.col("games") / pl.col("seats")).alias("wins")
+    # float before multiplying: seat_wins * games overflows u32 past ~65k games
+    rate = pl.col("seat_wins").cast(pl.Float64) / pl.col("seats")
+    wins = (rate * pl.col("games")).alias("wins")
     lower, upper = wilson_exprs("wins", "games")
     order = {role: i for i, role in enumerate(vocab.ROLES)}
     return (
         by_role.join(game_counts(seats), on=CONFIG_KEYS)
-        .with_columns(wins, (pl.col("seat_wins") / pl.col("seats")).alias("rate"))
+        .with_columns(wins, rate.alias("rate"))
         .with_columns(lower.alias("lower"), upper.alias("upper"))
         .with_columns(pl.col("role").replace_strict(order, return_dtype=pl.UInt8).alias("_order"))
         .sort("players", "config", "_order")

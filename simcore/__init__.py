@@ -1,6 +1,30 @@
 """bangsim: a Monte Carlo balance simulator for BANG! (theme -> tables -> kernel -> run folder)."""
 
+import hashlib
+import os
+from pathlib import Path
+
+import numba
+
 __all__ = ["simulate"]
+
+
+def _kernel_cache_dir() -> str:
+    """numba's cache=True notices edits to a function's own file only, not to the njit
+    functions it calls from other files. Keying the cache folder by a digest of every kernel
+    and strategy source makes any edit start a fresh cache instead of running stale code."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha1()
+    for folder in ("simcore", "strategies"):
+        for src in sorted((root / folder).glob("*.py")):
+            digest.update(src.name.encode())
+            digest.update(src.read_bytes())
+    base = os.environ.get("NUMBA_CACHE_DIR") or str(root / ".numba_cache")
+    return os.path.join(base, digest.hexdigest()[:12])
+
+
+# must be set before any @njit(cache=True) decorator in this package runs
+numba.config.CACHE_DIR = _kernel_cache_dir()
 
 
 def __getattr__(name: str):

@@ -45,6 +45,7 @@ from simcore.vocab import (
     R_DEPUTY,
     R_LEADER,
     R_OUTLAW,
+    R_RENEGADE,
 )
 from strategies.params import (
     P_AOE_MIN_NET,
@@ -75,12 +76,28 @@ def renegade_turned(G, w):
 
 
 @njit(cache=True)
+def all_unknowns_hostile(G, p):
+    """For the leader or a deputy: are all living players of unknown role hostile? The role
+    mix is public and the dead are revealed, so counting tells (the leader facing the last
+    player standing knows it is the renegade)."""
+    hostile = role_total(G, R_OUTLAW) + role_total(G, R_RENEGADE)
+    hostile -= revealed_dead(G, R_OUTLAW) + revealed_dead(G, R_RENEGADE)
+    unknown = 0
+    for q in range(1, G.s[S_N]):
+        if q != p and G.alive[q]:
+            unknown += 1
+    return unknown > 0 and hostile >= unknown
+
+
+@njit(cache=True)
 def enemy_score(G, w, p, q):
     """How much p wants q hurt (> enemy_min: an enemy; < 0: a friend), from public facts."""
     if q == p:
         return -100.0
     r = G.role[p]
     leader = q == 0
+    if (r == R_LEADER or r == R_DEPUTY) and not leader and all_unknowns_hostile(G, p):
+        return 5.0
     if r == R_LEADER:
         s = -G.karma[q]
         if s == 0.0 and w[P_LEADER_SHOOTS_UNKNOWN] > 0.5:
