@@ -478,20 +478,30 @@ def add_action(G, n, i, tgt, opt):
 
 @njit(cache=True)
 def legal_actions(G, T, p):
-    """Fill G.act_* with every legal play of p's turn; returns how many."""
+    """Fill G.act_* with every legal play of p's turn; returns how many. Copies of one
+    card name make the same plays, so only the first copy in hand is listed."""
     n = 0
     ns = G.s[S_N]
     bang_ok = G.s[S_BANGS] < T.rules[RU_BANG_LIMIT] or unlimited_bangs(G, T, p)
     r = reach(G, T, p)
+    for q in range(ns):
+        G.dist[q] = distance(G, T, p, q) if q != p and G.alive[q] else 0
     for i in range(G.hand_n[p]):
         c = G.hand[p, i]
         e = T.card_effect[c]
         if G.hand_n[p] - 1 < T.card_cost[c]:
             continue
+        seen = False
+        for j in range(i):
+            if T.card_name[G.hand[p, j]] == T.card_name[c]:
+                seen = True
+                break
+        if seen:
+            continue
         if e == E_BANG or (e == E_MISSED and G.ability[p] == A_BANG_MISSED_SWAP):
             if bang_ok:
                 for q in range(ns):
-                    if q != p and G.alive[q] and distance(G, T, p, q) <= r:
+                    if q != p and G.alive[q] and G.dist[q] <= r:
                         n = add_action(G, n, i, q, 0)
         elif (
             e == E_HEAL
@@ -506,7 +516,7 @@ def legal_actions(G, T, p):
             for q in range(ns):
                 if q == p or G.alive[q] == 0:
                     continue
-                if e == E_STEAL and distance(G, T, p, q) > T.card_value[c]:
+                if e == E_STEAL and G.dist[q] > T.card_value[c]:
                     continue
                 if G.hand_n[q] > 0:
                     n = add_action(G, n, i, q, -1)

@@ -46,6 +46,7 @@ from simcore.vocab import (
     R_LEADER,
     R_OUTLAW,
     R_RENEGADE,
+    RU_BEER_MIN_PLAYERS,
 )
 from strategies.params import (
     P_AOE_MIN_NET,
@@ -90,13 +91,15 @@ def all_unknowns_hostile(G, p):
 
 
 @njit(cache=True)
-def enemy_score(G, w, p, q):
-    """How much p wants q hurt (> enemy_min: an enemy; < 0: a friend), from public facts."""
+def enemy_of(G, w, p, q, certain, turned, alone):
+    """How much p wants q hurt (> enemy_min: an enemy; < 0: a friend), from public facts.
+    certain: all unknowns are hostile (all_unknowns_hostile); turned: p is a renegade that
+    has dropped its cover; alone: two players are left."""
     if q == p:
         return -100.0
     r = G.role[p]
     leader = q == 0
-    if (r == R_LEADER or r == R_DEPUTY) and not leader and all_unknowns_hostile(G, p):
+    if certain and not leader:
         return 5.0
     if r == R_LEADER:
         s = -G.karma[q]
@@ -108,11 +111,22 @@ def enemy_score(G, w, p, q):
     if r == R_OUTLAW:
         return 10.0 if leader else G.karma[q]
     # the renegade: a deputy in disguise until it turns, then everyone, the leader last
-    if renegade_turned(G, w):
+    if turned:
         if leader:
-            return 10.0 if n_alive(G) <= 2 else 1.0
+            return 10.0 if alone else 1.0
         return 5.0
     return -10.0 if leader else -G.karma[q]
+
+
+@njit(cache=True)
+def fill_enemy(G, w, p):
+    """G.enemy[q] = enemy_of(p, q) for every seat, computed once per decision."""
+    r = G.role[p]
+    certain = (r == R_LEADER or r == R_DEPUTY) and all_unknowns_hostile(G, p)
+    turned = r == R_RENEGADE and renegade_turned(G, w)
+    alone = n_alive(G) <= 2
+    for q in range(G.s[S_N]):
+        G.enemy[q] = enemy_of(G, w, p, q, certain, turned, alone)
 
 
 @njit(cache=True)
@@ -152,12 +166,13 @@ def lowest_value_card(G, T, W, p, skip):
 
 @njit(cache=True)
 def aoe_net(G, w, p):
-    """Enemies minus friends among the other living players (the leader counts triple)."""
+    """Enemies minus friends among the other living players (the leader counts triple);
+    reads G.enemy (fill_enemy)."""
     net = 0.0
     for q in range(G.s[S_N]):
         if q == p or G.alive[q] == 0:
             continue
-        s = enemy_score(G, w, p, q)
+        s = G.enemy[q]
         if s > w[P_ENEMY_MIN]:
             net += 1.0
         elif s < 0.0:
@@ -166,8 +181,9 @@ def aoe_net(G, w, p):
 
 
 @njit(cache=True)
-def score_action(G, T, w, p, k):
-    """Desirability of legal play k; the bot plays the best one while its score is positive."""
+def score_action(G, T, w, p, k, beer_works, my_reach):
+    """Desirability of legal play k; the bot plays the best one while its score is positive.
+    Reads G.enemy (fill_enemy); beer_works and my_reach are hoisted out of the loop."""
     i = G.act_idx[k]
     tgt = G.act_tgt[k]
     missing = G.max_life[p] - G.life[p]
@@ -177,16 +193,15 @@ def score_action(G, T, w, p, k):
     e = T.card_effect[c]
     if e == E_MISSED:  # Calamity Janet shooting a Missed! as a BANG!
         e = E_BANG
-    beer_works = n_alive(G) >= 3
     if e == E_DRAW:
         return 100.0
     if e == E_BARREL or e == E_MUSTANG or e == E_SCOPE:
         return 50.0
     if e == E_WEAPON:
         r = T.card_value[c]
-        return 45.0 + r if r > reach(G, T, p) else -1.0
+        return 45.0 + r if r > my_reach else -1.0
     if e == E_VOLCANIC:
-        return 30.0 if reach(G, T, p) <= 1 and count_in_hand(G, T, p, E_BANG) >= 2 else -1.0
+        return 30.0 if my_reach <= 1 and count_in_hand(G, T, p, E_BANG) >= 2 else -1.0
     if e == E_HEAL:
         if not beer_works or missing == 0:
             return -1.0
@@ -199,7 +214,7 @@ def score_action(G, T, w, p, k):
         if tgt == p:
             return 56.0 if missing > 0 else -1.0
         hurt = G.max_life[tgt] - G.life[tgt]
-        return 50.0 if hurt > 0 and enemy_score(G, w, p, tgt) < 0.0 else -1.0
+        return 50.0 if hurt > 0 and G.enemy[tgt] < 0.0 else -1.0
     if e == E_GENERAL_STORE:
         return w[P_STORE_PLAY] if w[P_STORE_PLAY] > 0 else -1.0
     if e == E_DYNAMITE:
@@ -207,7 +222,7 @@ def score_action(G, T, w, p, k):
     if e == E_GATLING or e == E_INDIANS:
         net = aoe_net(G, w, p)
         return 35.0 + net if net >= w[P_AOE_MIN_NET] else -1.0
-    s = enemy_score(G, w, p, tgt)
+    s = G.enemy[tgt]
     if s <= w[P_ENEMY_MIN]:
         return -1.0
     low = 5.0 / G.life[tgt]
@@ -238,10 +253,13 @@ def choose_action(G, T, W, p, n):
         k = rng_below(G.rng, n + 1)
         return k if k < n else -1
     w = W[G.preset[p]]
+    fill_enemy(G, w, p)
+    beer_works = n_alive(G) >= T.rules[RU_BEER_MIN_PLAYERS]
+    my_reach = reach(G, T, p)
     best = -1
     best_s = 0.0
     for k in range(n):
-        s = score_action(G, T, w, p, k)
+        s = score_action(G, T, w, p, k, beer_works, my_reach)
         if s > best_s:
             best_s = s
             best = k
@@ -312,15 +330,11 @@ def jesse_source(G, W, p):
                 pick -= 1
         return -1
     w = W[G.preset[p]]
+    fill_enemy(G, w, p)
     best = -1
     best_n = 0
     for q in range(n):
-        if (
-            q != p
-            and G.alive[q]
-            and G.hand_n[q] > best_n
-            and enemy_score(G, w, p, q) > w[P_ENEMY_MIN]
-        ):
+        if q != p and G.alive[q] and G.hand_n[q] > best_n and G.enemy[q] > w[P_ENEMY_MIN]:
             best_n = G.hand_n[q]
             best = q
     return best
