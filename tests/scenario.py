@@ -142,8 +142,10 @@ class Table:
     def stack(self, *specs: str) -> Table:
         """Put cards on top of the draw pile: the first named is drawn first."""
         G = self.G
-        for spec in reversed(specs):
-            c = self._take(spec)
+        cards = [
+            self._take(spec) for spec in specs
+        ]  # all taken first: "Missed!" twice = two copies
+        for c in reversed(cards):
             G.deck[G.s[S_DECK_N]] = c
             G.s[S_DECK_N] += 1
         self.check()
