@@ -56,7 +56,10 @@ def run(
     games: Annotated[int, typer.Option(help="Games per player count.")] = 100_000,
     seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same games.")] = 1,
     strategy: Annotated[
-        str, typer.Option(help="Bot preset every seat plays (random, basic), or per role: "leader=basic,outlaw=random".")
+        str,
+        typer.Option(
+            help='Bot preset every seat plays (random, basic), or one per role: "leader=basic,outlaw=random".'
+        ),
     ] = "basic",
     characters: Annotated[
         str | None,
