@@ -769,3 +769,15 @@ def test_deputy_bot_never_shoots_the_sheriff():
         assert targets(t, 6, "BANG!") == [0, 5]
         t.turn(6)
         assert [t.life(q) for q in range(7)] == lives
+
+
+def test_play_any_number_of_cards_one_at_a_time():
+    """[C-07] "2. Play any number of legal cards, one at a time." A whole turn: the bot
+    draws two, then plays a Stagecoach, a Barrel, a Mustang and a Schofield in turn."""
+    t = Table(["Bart Cassidy", "Black Jack", "El Gringo", "Jesse Jones"])
+    t.give(0, "Stagecoach", "Barrel", "Mustang", "Schofield")
+    t.stack("Missed!", "Missed!", "Beer", "Beer")  # the draw phase, then the Stagecoach
+    t.turn(0)
+    assert t.in_play(0) == ["Barrel", "Mustang", "Schofield"]
+    assert t.hand_names(0) == ["Beer", "Beer", "Missed!", "Missed!"]
+    assert t.discard_names() == ["Stagecoach"]
