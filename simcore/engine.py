@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import config, get_thread_id, njit, prange
 
 from simcore.kernel import play_game
 from simcore.limits import BLOCK, MAX_PLAYERS, MIN_PLAYERS
@@ -39,9 +39,9 @@ class CheckedModeError(AssertionError):
 def play_range(
     states, tables, W, pool, role_preset, players, seed, game0, b, n, checked, out_s, out_p
 ):
-    """Work item b: games b*BLOCK .. of the block, on states[b]. out_s[g] = (winner, turns,
-    capped, error); out_p[g, q] = (role, character, alive) of seat q."""
-    G = states[b]
+    """Work item b: games b*BLOCK .. of the block, on the running thread's state.
+    out_s[g] = (winner, turns, capped, error); out_p[g, q] = (role, character, alive)."""
+    G = states[get_thread_id()]  # setup_game resets every field: any state will do
     T = tables[0]
     for g in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
         play_game(G, T, W, pool, role_preset, players, seed, game0 + g, checked)
@@ -117,7 +117,7 @@ def play_games(
     out_p = np.zeros((games, players, 3), np.int64)
     with np.errstate(over="ignore"):  # uint64 wraparound in the RNG under NUMBA_DISABLE_JIT
         play_block(
-            new_states(max(1, -(-games // BLOCK))),
+            new_states(config.NUMBA_NUM_THREADS),
             pack_tables(theme.tables),
             strat.matrix,
             pool,

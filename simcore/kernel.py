@@ -763,6 +763,12 @@ def setup_game(G, T, W, pool, role_preset, players, seed, game, checked):
     G.table_n[:] = 0
     G.alive[:] = 0
     G.karma[:] = 0.0
+    G.life[:] = 0
+    G.max_life[:] = 0
+    G.role[:] = 0
+    G.char[:] = 0
+    G.ability[:] = 0
+    G.preset[:] = 0
     for q in range(players):
         G.role[q] = T.roles[players, q]
     for i in range(players - 1, 1, -1):  # the leader keeps seat 0; the rest are dealt

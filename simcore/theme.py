@@ -331,6 +331,11 @@ class _Compiler:
             names.append(name)
             lives.append(life)
             abilities.append(vocab.ABILITIES[ability])
+        if len(names) > limits.MAX_CHARACTERS:
+            raise self.fail(
+                "characters",
+                f"{len(names)} characters (allowed: at most {limits.MAX_CHARACTERS})",
+            )
         if len(names) < max_players:
             raise self.fail(
                 "characters",

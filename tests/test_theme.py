@@ -391,6 +391,16 @@ def test_fewer_characters_than_players(tmp_path):
     assert_theme_error(path, "characters:", "6 characters", "need at least 7")
 
 
+def test_more_characters_than_the_kernel_holds(tmp_path):
+    """The kernel's tables hold limits.MAX_CHARACTERS characters; more is a load error."""
+    extra = "".join(
+        f'\n[[characters]]\nname = "Extra {i}"\nlife = 4\nability = "none"\n' for i in range(60)
+    )
+    path = tmp_path / "many.toml"
+    path.write_text(CLASSIC_TEXT + extra)
+    assert_theme_error(path, "characters:", "76 characters", "at most 64")
+
+
 def test_toml_syntax_error_is_one_line(tmp_path):
     """A TOML syntax error becomes a one-line ThemeError naming the file."""
     path = write_edit(tmp_path, 'title = "BANG!"', 'title = "BANG!')
