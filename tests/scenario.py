@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcore import kernel
+from simcore.board import distance
 from simcore.state import (
     ERRORS,
     S_BANGS,
@@ -313,3 +314,38 @@ class Table:
 
     def bangs_played(self) -> int:
         return int(self.G.s[S_BANGS])
+
+
+# --- shared scenario vocabulary -------------------------------------------------------------
+
+HEART = "Beer@6H"
+DIAMOND = "BANG!@2D"
+CLUB = "Missed!@10C"
+BOOM = "Missed!@2S"  # Spades 2: the Dynamite explodes
+
+FOUR = ["leader", "renegade", "outlaw", "outlaw"]
+FIVE = ["leader", "renegade", "outlaw", "outlaw", "deputy"]
+SEVEN = ["leader", "renegade", "outlaw", "outlaw", "outlaw", "deputy", "deputy"]
+# abilities that act only in their owner's draw phase: inert in play-phase scenarios
+PLAIN = ["Black Jack", "Kit Carlson", "Jesse Jones", "Pedro Ramirez"]
+
+
+def table(roles=FOUR, chars=None):
+    """A table of draw-phase-only characters (inert in play-phase scenarios)."""
+    return Table(chars or (PLAIN * 2)[: len(roles)], roles=roles)
+
+
+def targets(t, p, card):
+    """Seats p may play `card` on now."""
+    return sorted({q for name, q, _ in t.legal(p) if name == card})
+
+
+def disc(t):
+    """The discard pile bottom to top, each card as name@face."""
+    G = t.G
+    return [f"{t.theme.card_display[c]}@{t.theme.card_faces[c]}" for c in G.disc[: G.s[S_DISC_N]]]
+
+
+def dist(t, a, b):
+    """The distance seat a sees seat b at."""
+    return int(t.call(distance, a, b))

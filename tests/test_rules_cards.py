@@ -10,41 +10,21 @@ Hands are given before the deck is stacked, so a `give` never takes a stacked ca
 """
 
 import pytest
-from scenario import Table
+from scenario import (
+    BOOM,
+    CLUB,
+    DIAMOND,
+    FIVE,
+    HEART,
+    PLAIN,
+    SEVEN,
+    disc,
+    dist,
+    table,
+    targets,
+)
 
-from simcore.board import distance, reach
-from simcore.state import S_DISC_N
-
-HEART = "Beer@6H"
-DIAMOND = "BANG!@2D"
-CLUB = "Missed!@10C"
-BOOM = "Missed!@2S"  # Spades 2: the Dynamite explodes
-
-FOUR = ["leader", "renegade", "outlaw", "outlaw"]
-FIVE = ["leader", "renegade", "outlaw", "outlaw", "deputy"]
-SEVEN = ["leader", "renegade", "outlaw", "outlaw", "outlaw", "deputy", "deputy"]
-# abilities that act only in their owner's draw phase: inert in play-phase scenarios
-PLAIN = ["Black Jack", "Kit Carlson", "Jesse Jones", "Pedro Ramirez"]
-
-
-def table(roles=FOUR, chars=None):
-    return Table(chars or (PLAIN * 2)[: len(roles)], roles=roles)
-
-
-def targets(t, p, card):
-    """Seats p may play `card` on now."""
-    return sorted({q for name, q, _ in t.legal(p) if name == card})
-
-
-def disc(t):
-    """The discard pile bottom to top, each card as name@face."""
-    G = t.G
-    return [f"{t.theme.card_display[c]}@{t.theme.card_faces[c]}" for c in G.disc[: G.s[S_DISC_N]]]
-
-
-def dist(t, a, b):
-    return int(t.call(distance, a, b))
-
+from simcore.board import reach
 
 # --- K-01 BANG! -----------------------------------------------------------------------------
 
