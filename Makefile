@@ -21,7 +21,8 @@ $(STAMP): pyproject.toml
 
 run: setup
 	$(BIN)/bangsim run --theme classic --players 4-7 --games 200000 --seed 1 --out runs/default
-	@echo "results: runs/default (manifest.json, seats/*.parquet)"
+	$(BIN)/bangsim report runs/default
+	@echo "results: runs/default (manifest.json, seats/*.parquet); report: runs/default/report/index.html"
 
 test: setup
 	$(BIN)/python -m pytest -q

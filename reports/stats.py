@@ -9,6 +9,8 @@ interval collapses to a point. n = 0 gives NaN: no games, no estimate.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import polars as pl
 
@@ -66,3 +68,117 @@ def wilson_exprs(
         pl.when(n == 0).then(nan).when(k == n).then(1.0).otherwise((centre + half).clip(0.0, 1.0))
     )
     return lower, upper
+
+
+# --- tests and multiple comparisons ---------------------------------------------------
+#
+# The report's significance flags come from score tests, the test the Wilson interval
+# inverts: a rate's 95% Wilson interval excludes p0 exactly when the score test of
+# "rate = p0" has p < 0.05. So an effect shown as "Wilson interval of the rate minus its
+# baseline" and its unadjusted flag never disagree. Flags shown are Holm-adjusted.
+
+ALPHA = 0.05  # family-wise error rate of the significance flags
+
+
+def _expr(col: str | pl.Expr) -> pl.Expr:
+    return (pl.col(col) if isinstance(col, str) else col).cast(pl.Float64)
+
+
+def two_sided_p_expr(z: str | pl.Expr) -> pl.Expr:
+    """Two-sided normal p-value of a z statistic: erfc(|z| / sqrt 2). NaN z gives NaN."""
+    return (_expr(z).abs() / np.sqrt(2.0)).erfc()
+
+
+def score_test_p_expr(k_col: str | pl.Expr, n_col: str | pl.Expr, p0: str | pl.Expr) -> pl.Expr:
+    """p-value of the score test of "k successes in n trials have rate p0" (two-sided).
+
+    z = (k/n - p0) / sqrt(p0 (1 - p0) / n). At p0 = 0 or 1 the test is exact: p = 1 when
+    the observed rate equals p0, else 0. n = 0 gives NaN.
+    """
+    k, n, p0 = _expr(k_col), _expr(n_col), _expr(p0)
+    rate = k / n
+    z = (rate - p0) / (p0 * (1 - p0) / n).sqrt()
+    degenerate = (p0 <= 0) | (p0 >= 1)
+    nan = pl.lit(float("nan"), dtype=pl.Float64)
+    return (
+        pl.when(n == 0)
+        .then(nan)
+        .when(degenerate)
+        .then(pl.when(rate == p0).then(1.0).otherwise(0.0))
+        .otherwise(two_sided_p_expr(z))
+    )
+
+
+def two_proportion_p_expr(
+    k1: str | pl.Expr, n1: str | pl.Expr, k2: str | pl.Expr, n2: str | pl.Expr,
+    shift: str | pl.Expr | float = 0.0,
+) -> pl.Expr:  # fmt: skip
+    """p-value of the pooled two-proportion z test of "k1/n1 - k2/n2 = shift" (two-sided).
+
+    z = (k1/n1 - k2/n2 - shift) / sqrt(p (1 - p) (1/n1 + 1/n2)), p = (k1 + k2) / (n1 + n2).
+    `shift` compares a difference of differences (a character's effect in two runs, each
+    relative to its own baseline). When the pooled rate is 0 or 1 there is no spread: p = 1
+    when the difference equals `shift`, else 0.
+    """
+    k1, n1, k2, n2 = _expr(k1), _expr(n1), _expr(k2), _expr(n2)
+    shift = _expr(shift) if not isinstance(shift, float | int) else pl.lit(float(shift))
+    diff = k1 / n1 - k2 / n2 - shift
+    pooled = (k1 + k2) / (n1 + n2)
+    z = diff / (pooled * (1 - pooled) * (1 / n1 + 1 / n2)).sqrt()
+    nan = pl.lit(float("nan"), dtype=pl.Float64)
+    return (
+        pl.when((n1 == 0) | (n2 == 0))
+        .then(nan)
+        .when((pooled <= 0) | (pooled >= 1))
+        .then(pl.when(diff.abs() < 1e-12).then(1.0).otherwise(0.0))
+        .otherwise(two_sided_p_expr(z))
+    )
+
+
+def newcombe_exprs(
+    k1: str | pl.Expr, n1: str | pl.Expr, k2: str | pl.Expr, n2: str | pl.Expr, z: float = Z95
+) -> tuple[pl.Expr, pl.Expr]:
+    """(lower, upper) interval for the difference k1/n1 - k2/n2 of independent proportions.
+
+    Newcombe (1998) method 10, the "hybrid score" interval: the two Wilson intervals
+    (l1, u1), (l2, u2) combined as d - sqrt((p1 - l1)² + (u2 - p2)²) .. d + sqrt((u1 - p1)²
+    + (p2 - l2)²). Like Wilson, it behaves at 0 and 1. Either n = 0 gives NaN.
+    """
+    l1, u1 = wilson_exprs(k1, n1, z)
+    l2, u2 = wilson_exprs(k2, n2, z)
+    p1 = _expr(k1) / _expr(n1)
+    p2 = _expr(k2) / _expr(n2)
+    d = p1 - p2
+    lower = d - ((p1 - l1) ** 2 + (u2 - p2) ** 2).sqrt()
+    upper = d + ((u1 - p1) ** 2 + (p2 - l2) ** 2).sqrt()
+    return lower, upper
+
+
+def with_holm(
+    frame: pl.LazyFrame, p_col: str, family: Sequence[str], alias: str = "p_adjusted"
+) -> pl.LazyFrame:
+    """`frame` plus Holm-adjusted p-values of `p_col` within each `family` (column names).
+
+    Holm (1979), step-down: with the family's m p-values sorted p(1) <= ... <= p(m),
+    adjusted p(i) = max over j <= i of min(1, (m - j + 1) p(j)). Rejecting adjusted p < alpha
+    keeps the chance of any false flag in a family below alpha, like Bonferroni, while
+    flagging at least as much. NaN p-values (no games) are left out of m. Row order changes
+    (sorted by family, then p); sort afterwards for display.
+    """
+    family = list(family)
+    p = pl.col(p_col)
+    valid = p.is_not_nan() & p.is_not_null()
+    m = valid.sum().over(family)
+    rank = pl.when(valid).then(p).rank("ordinal").over(family)
+    step = ((m - rank + 1).cast(pl.Float64) * p).clip(upper_bound=1.0)
+    return (
+        frame.sort(*family, p_col, nulls_last=True)
+        .with_columns(pl.when(valid).then(step).alias("_holm"))
+        .with_columns(
+            pl.when(valid)
+            .then(pl.col("_holm").cum_max().over(family))
+            .otherwise(float("nan"))
+            .alias(alias)
+        )
+        .drop("_holm")
+    )

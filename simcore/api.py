@@ -14,23 +14,24 @@ import difflib
 import hashlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 
 import polars as pl
 
 from simcore import limits
 from simcore.rows import seat_frame
 from simcore.theme import Theme, load_theme
+from strategies.presets import DEFAULT_PRESET, resolve_strategy
 from strategies.presets import Strategy as PresetStrategy
-from strategies.presets import resolve_strategy
 
-DEFAULT_STRATEGY = "basic"
+DEFAULT_STRATEGY = DEFAULT_PRESET
 POOL_NAMES_IN_LABEL = 3  # pools up to this size are spelled out in config labels
 
 Strategy = str | Mapping[str, str] | PresetStrategy  # see strategies.presets.resolve_strategy
 
 
 def simulate(
-    theme: str | Theme = "classic",
+    theme: str | Path | Theme = "classic",
     players: int | Iterable[int] = 5,
     games: int = 10_000,
     seed: int = 1,

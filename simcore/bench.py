@@ -1,8 +1,9 @@
 """Throughput benchmark: `python -m simcore.bench [--games N]`.
 
-Classic theme, 5 players, `basic` bots. Compiles first (a small warm-up block), then times
-the same games on 1 thread and on all threads and prints games/s, games/s per core and the
-speed-up. Both runs must give identical games (results never depend on thread count).
+Classic theme, 5 players, `basic` and then `smart` bots. Compiles first (a small warm-up
+block), then times the same games on 1 thread and on all threads and prints games/s,
+games/s per core and the speed-up. Both runs must give identical games (results never
+depend on thread count). Ends with smart's speed relative to basic's.
 """
 
 from __future__ import annotations
@@ -15,24 +16,24 @@ import numpy as np
 
 THEME = "classic"
 PLAYERS = 5
-STRATEGY = "basic"
+STRATEGIES = ("basic", "smart")
 WARMUP_GAMES = 2_000
 
 
-def time_games(theme, games: int, seed: int, threads: int):
+def time_games(theme, games: int, seed: int, threads: int, strategy: str):
     """(seconds, block) for `games` games on `threads` numba threads."""
     from simcore.engine import play_games
 
     numba.set_num_threads(threads)
     start = time.perf_counter()
-    block = play_games(theme, PLAYERS, games, seed, strategy=STRATEGY)
+    block = play_games(theme, PLAYERS, games, seed, strategy=strategy)
     return time.perf_counter() - start, block
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m simcore.bench",
-        description="Games per second of the kernel (classic, 5 players, basic bots), "
+        description="Games per second of the kernel (classic, 5 players, basic and smart bots), "
         "on 1 thread and on all threads.",
     )
     parser.add_argument(
@@ -48,15 +49,22 @@ def main(argv: list[str] | None = None) -> None:
     theme = load_theme(THEME)
     cores = numba.config.NUMBA_NUM_THREADS
     start = time.perf_counter()
-    time_games(theme, WARMUP_GAMES, args.seed, cores)
+    for strategy in STRATEGIES:
+        time_games(theme, WARMUP_GAMES, args.seed, cores, strategy)
     print(
-        f"warm-up (compile or load cache + {WARMUP_GAMES:,} games): {time.perf_counter() - start:.1f} s"
+        f"warm-up (compile or load cache + {WARMUP_GAMES:,} games each): "
+        f"{time.perf_counter() - start:.1f} s"
     )
+    rates = {strategy: bench_one(theme, args, cores, strategy) for strategy in STRATEGIES}
+    print(f"smart runs at {rates['smart'] / rates['basic']:.2f}x basic's speed (1 thread)")
 
-    one_s, one = time_games(theme, args.games, args.seed, 1)
-    all_s, every = time_games(theme, args.games, args.seed, cores)
+
+def bench_one(theme, args, cores: int, strategy: str) -> float:
+    """Time one strategy on 1 and on all threads; print; return the 1-thread games/s."""
+    one_s, one = time_games(theme, args.games, args.seed, 1, strategy)
+    all_s, every = time_games(theme, args.games, args.seed, cores, strategy)
     one_rate, all_rate = args.games / one_s, args.games / all_s
-    print(f"{THEME}, {PLAYERS} players, {STRATEGY} bots, {args.games:,} games")
+    print(f"{THEME}, {PLAYERS} players, {strategy} bots, {args.games:,} games")
     print(f"  1 thread : {one_rate:12,.0f} games/s  ({one_s:.2f} s)")
     print(
         f"  {cores} threads: {all_rate:12,.0f} games/s  ({all_s:.2f} s), "
@@ -68,6 +76,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"  1 thread and {cores} threads give identical games: {'yes' if same else 'NO'}")
     if not same:
         raise SystemExit(1)
+    return one_rate
 
 
 if __name__ == "__main__":

@@ -58,9 +58,10 @@ def run(
     strategy: Annotated[
         str,
         typer.Option(
-            help='Bot preset every seat plays (random, basic), or one per role: "leader=basic,outlaw=random".'
+            help="Bot preset every seat plays (random, basic, smart, aggressive, cautious), "
+            'or one per role: "leader=smart,outlaw=aggressive".'
         ),
-    ] = "basic",
+    ] = "smart",
     characters: Annotated[
         str | None,
         typer.Option(
@@ -189,3 +190,165 @@ def summary_text(out: Path, theme: Theme) -> str:
                 f"[{100 * row['lower']:.1f}, {100 * row['upper']:.1f}]"
             )
     return "\n".join(lines)
+
+
+# --- themes -------------------------------------------------------------------------------
+
+themes_app = typer.Typer(no_args_is_help=False, invoke_without_command=True)
+app.add_typer(themes_app, name="themes")
+
+
+@themes_app.callback()
+def themes(ctx: typer.Context) -> None:
+    """List the shipped themes (id, title, cards, characters, player counts).
+
+    Show one in full, from a shipped id or the path to a theme TOML file:
+
+    bangsim themes show walking_dead
+    """
+    if ctx.invoked_subcommand is None:
+        from simcore.themeinfo import theme_list_text
+
+        try:
+            typer.echo(theme_list_text())
+        except ValueError as e:
+            fail(str(e))
+
+
+@themes_app.command("show")
+def themes_show(
+    theme: Annotated[str, typer.Argument(help="Theme id (classic, ...) or path to a theme TOML.")],
+) -> None:
+    """Print one theme: deck, characters, draw! checks and rule flags.
+
+    Deck: card name, effect, cost, copies, faces. Characters: name, life, ability.
+
+    A broken theme file gives one error line (exit code 2).
+    """
+    from simcore.theme import load_theme
+    from simcore.themeinfo import theme_text
+
+    try:
+        loaded = load_theme(theme)
+    except ValueError as e:
+        fail(str(e))
+    typer.echo(theme_text(loaded))
+
+
+@app.command()
+def report(
+    run: Annotated[Path, typer.Argument(help="Run folder written by `bangsim run`.")],
+    format: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            help="html: the report page with charts; csv or json: every table of the report as a file.",
+        ),
+    ] = "html",
+    out: Annotated[Path | None, typer.Option(help="Folder to write (default: RUN/report).")] = None,
+) -> None:
+    """Render a run folder's report and print its balance summary.
+
+    html writes one self-contained page, RUN/report/index.html (charts embedded, and saved
+    beside it as PNGs): win rates by side, role, character and seat with 95% intervals,
+    and game length. csv and json write every table of the report, one file each.
+
+    Examples:
+
+    bangsim report runs/default
+
+    bangsim report runs/default --format csv --out tables/
+    """
+    from reports.report import (
+        ReportError,
+        check_format,
+        export_tables,
+        load_report,
+        summary_lines,
+        write_report,
+    )
+
+    try:
+        check_format(format)
+        loaded = load_report(run)
+    except ReportError as e:
+        fail(str(e))
+    if format == "html":
+        written = [write_report(loaded, out)]
+    else:
+        written = export_tables(loaded.tables, format, out or loaded.run / "report")
+    typer.echo("\n".join(summary_lines(loaded)))
+    where = (
+        written[0] if format == "html" else f"{len(written)} {format} files in {written[0].parent}"
+    )
+    typer.echo(f"report: {where}")
+
+
+@app.command()
+def compare(
+    runs: Annotated[
+        list[Path],
+        typer.Argument(help="Run folders; the first is the baseline.", metavar="RUN"),
+    ],
+    out: Annotated[Path, typer.Option(help="Folder to write the comparison report to.")],
+) -> None:
+    """Compare run folders against the first, in OUT/index.html.
+
+    Per side, role and character: the difference with a 95% interval and a Holm-corrected test.
+    Configurations pair by label when all runs have the same ones, else by player count.
+
+    Example: bangsim compare runs/default runs/more-missed --out runs/compare-missed
+    """
+    from reports.compare import comparison_lines, load_comparison, write_comparison
+    from reports.report import ReportError
+
+    try:
+        loaded = load_comparison(runs)
+    except ReportError as e:
+        fail(str(e))
+    page = write_comparison(loaded, out)
+    typer.echo("\n".join(comparison_lines(loaded)))
+    typer.echo(f"comparison: {page}")
+
+
+@app.command()
+def tournament(
+    theme: Annotated[str, typer.Option(help="Theme id or path to a theme TOML file.")] = "classic",
+    players: Annotated[int, typer.Option(help="Players at the table.")] = 5,
+    games: Annotated[int, typer.Option(help="Games per (role, preset) cell.")] = 20_000,
+    seed: Annotated[int, typer.Option(help="Seed, shared by every cell.")] = 1,
+    presets: Annotated[
+        str | None,
+        typer.Option(help="Comma-separated presets to try (default: every preset)."),
+    ] = None,
+    field: Annotated[str, typer.Option(help="Preset every other seat plays.")] = "smart",
+) -> None:
+    """Which strategy is best for which role: each preset in each role against a field.
+
+    For every role, the seats of that role play each preset in turn while every other seat
+    plays the field preset; all cells replay the same deals (one seed), so differences are
+    the strategies', not luck. Prints each preset's win rate in each role with a 95% interval.
+
+    Example: bangsim tournament --theme classic --players 5 --games 50000
+    """
+    from simcore.engine import check_players
+    from simcore.theme import ThemeError, load_theme
+    from strategies.tournament import tournament as play_tournament
+
+    try:
+        loaded = load_theme(theme)
+        check_players(loaded, players)
+        if games < 1:
+            raise ValueError("games must be at least 1")
+        names = [p.strip() for p in presets.split(",")] if presets else None
+        table = play_tournament(loaded, players, games, seed, names, field)
+    except (ThemeError, ValueError) as e:
+        fail(str(e))
+    typer.echo(f"{loaded.id}, {players} players, field {field}, {games:,} games per cell")
+    for role, rows in table.group_by("role", maintain_order=True):
+        typer.echo(f"  {loaded.role_names[role[0]]}")
+        for row in rows.sort("rate", descending=True).iter_rows(named=True):
+            typer.echo(
+                f"    {row['preset']:<12} {100 * row['rate']:5.1f}% "
+                f"[{100 * row['lower']:.1f}, {100 * row['upper']:.1f}]"
+            )

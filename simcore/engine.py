@@ -16,7 +16,7 @@ from simcore.state import ERRORS, S_CAPPED, S_ERR, S_TURN, S_WINNER, new_states
 from simcore.tables import pack_tables
 from simcore.theme import Theme, load_theme
 from simcore.vocab import R_DEPUTY, R_LEADER, R_OUTLAW, R_RENEGADE, W_LEADER, W_OUTLAW, W_RENEGADE
-from strategies.presets import Strategy, resolve_strategy
+from strategies.presets import DEFAULT_PRESET, Strategy, resolve_strategy
 
 
 class GameBlock(NamedTuple):
@@ -99,7 +99,7 @@ def play_games(
     seed: int,
     *,
     game0: int = 0,
-    strategy: "str | dict[str, str] | Strategy" = "basic",
+    strategy: "str | dict[str, str] | Strategy" = DEFAULT_PRESET,
     characters: Sequence[str] | None = None,
     checked: bool = False,
 ) -> GameBlock:

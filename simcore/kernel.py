@@ -58,6 +58,7 @@ from simcore.vocab import (
     A_DRAW_WHEN_EMPTY,
     A_STEAL_ON_DAMAGE,
     A_TAKE_ELIMINATED_CARDS,
+    CF_BEER,
     CHK_BARREL,
     CHK_DRAW_EXTRA,
     CHK_DYNAMITE,
@@ -252,10 +253,14 @@ def check(G, T, p, bit, good):
 @njit(cache=True)
 def record(G, actor, target, hostile):
     """The public record the bots read: attacking the leader or a player who has acted for
-    him marks the actor as against the leader; attacking his enemies, as for him."""
+    him marks the actor as against the leader; attacking his enemies, as for him. The
+    target also learns privately: an outlaw attacked (or a law player helped) sees the actor
+    as law-side; a law player or the renegade attacked, as outlaw-side."""
     if actor == target:
         return
     sign = -1.0 if hostile else 1.0
+    side = -sign if G.role[target] == R_OUTLAW else sign
+    G.belief[target, actor] = min(3.0, max(-3.0, G.belief[target, actor] + side))
     if target == 0:
         delta = sign
     elif G.karma[target] > 0.0:
@@ -339,7 +344,7 @@ def save_from_lethal(G, T, W, p):
             i = -1
             for j in range(G.hand_n[p]):
                 c = G.hand[p, j]
-                if T.card_effect[c] == E_HEAL and T.card_cost[c] == 0:
+                if T.card_effect[c] == E_HEAL and T.card_cost[c] == 0 and T.card_flags[c] & CF_BEER:
                     i = j
                     break
             if i >= 0 and answer(G, W, p):
@@ -585,8 +590,8 @@ def resolve(G, T, W, p, k):
     elif e == E_BANG_ANY:
         record(G, p, tgt, True)
         bang_effect(G, T, W, p, tgt, False, E_BANG_ANY)
-    elif e == E_HEAL:
-        if n_alive(G) >= T.rules[RU_BEER_MIN_PLAYERS]:  # [C-20]
+    elif e == E_HEAL:  # [C-20] a Beer (not a Whisky [D-05]) needs 3+ players alive
+        if (T.card_flags[c] & CF_BEER) == 0 or n_alive(G) >= T.rules[RU_BEER_MIN_PLAYERS]:
             heal(G, p, T.card_value[c])
     elif e == E_HEAL_ALL:  # [K-04]
         for q in range(G.s[S_N]):
@@ -763,6 +768,7 @@ def setup_game(G, T, W, pool, role_preset, players, seed, game, checked):
     G.table_n[:] = 0
     G.alive[:] = 0
     G.karma[:] = 0.0
+    G.belief[:, :] = 0.0
     G.life[:] = 0
     G.max_life[:] = 0
     G.role[:] = 0

@@ -60,6 +60,8 @@ STATE_FIELDS = [
     ("ability", np.int64, (MAX_PLAYERS,)),  # vocab.A_* of the character
     ("preset", np.int64, (MAX_PLAYERS,)),  # row of the strategy parameter matrix
     ("karma", np.float64, (MAX_PLAYERS,)),  # public record: > 0 acted for the leader, < 0 against
+    # belief[i, j]: what i alone has seen of j (attacks on i, help to i), same sign as karma
+    ("belief", np.float64, (MAX_PLAYERS, MAX_PLAYERS)),
     ("dist", np.int64, (MAX_PLAYERS,)),  # scratch: distance from the player choosing a play
     ("enemy", np.float64, (MAX_PLAYERS,)),  # scratch: the deciding bot's enemy score per seat
     ("buf", np.int64, (MAX_CARDS,)),  # scratch: General Store, Kit Carlson's look, the deal

@@ -18,6 +18,7 @@ class Tables(NamedTuple):
     card_check: (
         np.ndarray
     )  # int32[n_cards]: bitmask of the "draw!" predicates (vocab.CHK_*) its face passes
+    card_flags: np.ndarray  # int32[n_cards]: per-card rule flags (vocab.CF_*: CF_BEER)
     char_life: np.ndarray  # int8[n_characters]: printed life
     char_ability: np.ndarray  # int8[n_characters]: ability code (vocab.A_*)
     roles: (
@@ -35,6 +36,7 @@ TABLES_DTYPE = np.dtype(
         ("card_cost", np.int64, (MAX_CARDS,)),
         ("card_name", np.int64, (MAX_CARDS,)),
         ("card_check", np.int64, (MAX_CARDS,)),
+        ("card_flags", np.int64, (MAX_CARDS,)),
         ("char_life", np.int64, (MAX_CHARACTERS,)),
         ("char_ability", np.int64, (MAX_CHARACTERS,)),
         ("roles", np.int64, (MAX_PLAYERS + 1, MAX_PLAYERS)),
@@ -49,7 +51,14 @@ def pack_tables(t: Tables) -> np.recarray:
     rec = np.zeros(1, TABLES_DTYPE).view(np.recarray)
     n = len(t.card_effect)
     rec.n_cards[0] = n
-    for field in ("card_effect", "card_value", "card_cost", "card_name", "card_check"):
+    for field in (
+        "card_effect",
+        "card_value",
+        "card_cost",
+        "card_name",
+        "card_check",
+        "card_flags",
+    ):
         rec[field][0, :n] = getattr(t, field)
     m = len(t.char_life)
     rec.char_life[0, :m] = t.char_life

@@ -8,6 +8,7 @@ names the file, the key and what is allowed, e.g.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +23,7 @@ THEMES_DIR = Path(__file__).resolve().parent.parent / "configs" / "themes"
 
 SECTIONS = ("theme", "roles", "rules", "role_table", "checks", "cards", "characters")
 THEME_KEYS = ("id", "title", "description")
-CARD_KEYS = ("name", "effect", "value", "cost", "text", "copies")
+CARD_KEYS = ("name", "effect", "value", "cost", "beer", "text", "copies")
 CHARACTER_KEYS = ("name", "life", "ability", "text")
 CHECK_KEYS = ("suits", "ranks")
 
@@ -163,7 +164,9 @@ class _Compiler:
         theme_id, title = self.theme_section(raw.get("theme"))
         role_names = self.roles(raw.get("roles", {}))
         roles, counts = self.role_table(raw.get("role_table"))
-        card_names, faces, display, effect, value, cost, name_idx = self.cards(raw.get("cards"))
+        card_names, faces, display, effect, value, cost, flags, name_idx = self.cards(
+            raw.get("cards")
+        )
         char_names, lives, abilities = self.characters(raw.get("characters"), max(counts))
         check = self.checks(raw.get("checks", {}), faces, effect, abilities)
         rules, rule_values = self.rules(raw.get("rules", {}))
@@ -173,6 +176,7 @@ class _Compiler:
             card_cost=np.array(cost, dtype=np.int8),
             card_name=np.array(name_idx, dtype=np.int16),
             card_check=np.array(check, dtype=np.int32),
+            card_flags=np.array(flags, dtype=np.int32),
             char_life=np.array(lives, dtype=np.int8),
             char_ability=np.array(abilities, dtype=np.int8),
             roles=roles,
@@ -203,6 +207,11 @@ class _Compiler:
         if "id" not in section:
             raise self.fail("theme.id", "missing (the id --theme accepts, e.g. 'classic')")
         theme_id = self.string(section["id"], "theme.id")
+        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", theme_id):
+            raise self.fail(
+                "theme.id",
+                f"bad id {theme_id!r} (letters, digits, '_', '-', '.'; no spaces or '/')",
+            )
         title = self.string(section.get("title", theme_id), "theme.title")
         return theme_id, title
 
@@ -245,6 +254,8 @@ class _Compiler:
                 raise self.fail(key, f"{leaders} leaders (need exactly one)")
             if codes[0] != vocab.R_LEADER:
                 raise self.fail(key, "must start with 'leader' (seat 0 is the leader)")
+            if vocab.R_OUTLAW not in codes and vocab.R_RENEGADE not in codes:
+                raise self.fail(key, "no outlaw or renegade (the leader would have no one to beat)")
             roles[n, :n] = codes
             counts.append(n)
         return roles, sorted(counts)
@@ -258,6 +269,7 @@ class _Compiler:
         effect: list[int] = []
         value: list[int] = []
         cost: list[int] = []
+        flags: list[int] = []
         name_idx: list[int] = []
         for i, card in enumerate(section):
             key = f"cards[{i}]"
@@ -276,9 +288,19 @@ class _Compiler:
                     f"unknown effect {eff!r} (allowed: {_allowed(vocab.EFFECTS)})",
                 )
             code = vocab.EFFECTS[eff]
-            default = vocab.EFFECT_DEFAULT_VALUE.get(code, 0)
-            val = self.integer(card.get("value", default), f"{key}.value", 0, BYTE_MAX)
+            if code in vocab.EFFECT_DEFAULT_VALUE:  # a count, reach, range or amount: >= 1
+                default = vocab.EFFECT_DEFAULT_VALUE[code]
+                val = self.integer(card.get("value", default), f"{key}.value", 1, BYTE_MAX)
+            elif "value" in card:
+                valued = [n for n, c in vocab.EFFECTS.items() if c in vocab.EFFECT_DEFAULT_VALUE]
+                raise self.fail(
+                    f"{key}.value",
+                    f"effect {eff!r} takes no value (allowed on: {_allowed(valued)})",
+                )
+            else:
+                val = 0
             cst = self.integer(card.get("cost", 0), f"{key}.cost", 0, BYTE_MAX)
+            flag = self.card_flags(card, key, code)
             if "text" in card:
                 self.string(card["text"], f"{key}.text")
             copies = card["copies"]
@@ -297,11 +319,25 @@ class _Compiler:
                 effect.append(code)
                 value.append(val)
                 cost.append(cst)
+                flags.append(flag)
                 name_idx.append(len(names))
             names.append(name)
         if len(faces) > limits.MAX_CARDS:
             raise self.fail("cards", f"{len(faces)} cards (allowed: at most {limits.MAX_CARDS})")
-        return names, faces, display, effect, value, cost, name_idx
+        return names, faces, display, effect, value, cost, flags, name_idx
+
+    def card_flags(self, card: dict[str, Any], key: str, effect: int) -> int:
+        """vocab.CF_* bits of one card: `beer` (heal cards only, default true)."""
+        flags = 0
+        if effect == vocab.E_HEAL:
+            beer = card.get("beer", True)
+            if not isinstance(beer, bool):
+                raise self.fail(f"{key}.beer", f"must be true or false, got {beer!r}")
+            if beer:
+                flags |= vocab.CF_BEER
+        elif "beer" in card:
+            raise self.fail(f"{key}.beer", "allowed only on cards with effect 'heal'")
+        return flags
 
     def characters(self, section: Any, max_players: int):
         if not isinstance(section, list):

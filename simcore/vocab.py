@@ -8,7 +8,7 @@ Names live only in theme files, the loader and reports; the kernel branches on t
 E_NONE = 0
 E_BANG = 1  # BANG!: a BANG! effect on one player within reach; a BANG! card
 E_MISSED = 2  # Missed!: cancels a BANG! effect
-E_HEAL = 3  # Beer: +value life; playable at a lethal hit
+E_HEAL = 3  # Beer / Whisky: +value life; a Beer (CF_BEER) is also playable at a lethal hit
 E_HEAL_ALL = 4  # Saloon: every living player +1
 E_DRAW = 5  # Stagecoach / Wells Fargo: draw `value` cards
 E_STEAL = 6  # Panic!: take a card from a player at distance <= value
@@ -62,6 +62,12 @@ EFFECT_DEFAULT_VALUE = {
     E_WEAPON: 1,
     E_VOLCANIC: 1,
 }
+
+# --- per-card flags: bits of Tables.card_flags -----------------------------------------
+# CF_BEER: a `heal` card that is a Beer (the theme key `beer`, default true): playable at a
+# lethal hit when it costs nothing, and no effect with fewer than rules.beer_min_players
+# alive. Whisky is a heal that is not a Beer.
+CF_BEER = 1
 
 # --- character abilities -------------------------------------------------------------
 A_NONE = 0
@@ -132,7 +138,7 @@ WINNERS = ("leader", "outlaw", "renegade")
 RU_LEADER_EXTRA_LIFE = 0  # the leader's bonus life
 RU_OUTLAW_REWARD = 1  # cards drawn for eliminating an outlaw
 RU_LEADER_KILLS_DEPUTY_PENALTY = 2  # 1: the leader eliminating a deputy discards everything
-RU_BEER_MIN_PLAYERS = 3  # heal cards do nothing with fewer living players than this
+RU_BEER_MIN_PLAYERS = 3  # Beer cards (CF_BEER) do nothing with fewer living players
 RU_DYNAMITE_DAMAGE = 4
 RU_BANG_LIMIT = 5  # BANG! cards per turn
 RU_DRAW_COUNT = 6  # cards drawn in phase 1

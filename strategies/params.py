@@ -3,7 +3,7 @@
 Every decision function reads only these numbers and what a player at the table can see.
 """
 
-from simcore.vocab import EFFECTS, N_EFFECTS
+from simcore.vocab import EFFECTS, N_EFFECTS, ROLES
 
 P_RANDOM = 0  # 1: uniform over legal choices (the floor); 0: the scored policy below
 P_HEAL_MISSING = 1  # drink a heal card on your turn once this much life is missing
@@ -15,7 +15,16 @@ P_RENEGADE_TURN_ALIVE = 6  # the renegade turns on everyone at this many living 
 P_DUEL_MIN_BANGS = 7  # challenge only holding at least this many BANG!s
 P_PEDRO_MIN_VALUE = 8  # Pedro Ramirez takes the discard top when its value is at least this
 P_STORE_PLAY = 9  # score of playing a General Store (0: never)
-P_VALUE = 10  # P_VALUE + effect code: how much the bot values holding a card of that effect
+P_FREE_FRIEND = (
+    10  # score of a Panic!/Cat Balou that removes a friend's Jail or Dynamite (0: never)
+)
+P_FOCUS = 11  # bonus for shooting low-life enemies: focus / their life
+P_SPARE_LEADER = 12  # a turned renegade spares a leader at this life or less while others live
+P_KEEP_HEAL = 13  # heal cards kept back for a lethal hit when drinking on your turn
+P_DYNAMITE_LAW = 14  # 1: the leader, deputies and renegade play Dynamite too (0: outlaws only)
+P_PERSONAL = 15  # P_PERSONAL + own role: weight of what the bot alone saw (attacks on it, help
+#                  to it) in its enemy scores, by the bot's own role
+P_VALUE = 19  # P_VALUE + effect code: how much the bot values holding a card of that effect
 N_PARAMS = P_VALUE + N_EFFECTS
 
 SCALARS = {
@@ -29,13 +38,27 @@ SCALARS = {
     "duel_min_bangs": P_DUEL_MIN_BANGS,
     "pedro_min_value": P_PEDRO_MIN_VALUE,
     "store_play": P_STORE_PLAY,
+    "free_friend": P_FREE_FRIEND,
+    "focus": P_FOCUS,
+    "spare_leader": P_SPARE_LEADER,
+    "keep_heal": P_KEEP_HEAL,
+    "dynamite_law": P_DYNAMITE_LAW,
+}
+
+
+# keys whose values are tables: `value.<effect>`, `personal.<role>`
+TABLES = {
+    "value": (P_VALUE, EFFECTS),
+    "personal": (P_PERSONAL, {r: i for i, r in enumerate(ROLES)}),
 }
 
 
 def param_index(name: str) -> int:
-    """Index of a preset key: a scalar name or `value.<effect>`."""
+    """Index of a preset key: a scalar name, `value.<effect>` or `personal.<role>`."""
     if name in SCALARS:
         return SCALARS[name]
-    if name.startswith("value.") and name[6:] in EFFECTS:
-        return P_VALUE + EFFECTS[name[6:]]
+    table, _, key = name.partition(".")
+    if table in TABLES and key in TABLES[table][1]:
+        base, names = TABLES[table]
+        return base + names[key]
     raise KeyError(name)

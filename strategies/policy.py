@@ -22,6 +22,7 @@ from simcore.rng import rng_below, rng_coin
 from simcore.state import S_N
 from simcore.vocab import (
     A_DISCARD_TWO_HEAL,
+    CF_BEER,
     E_BANG,
     E_BANG_ANY,
     E_BARREL,
@@ -51,13 +52,19 @@ from simcore.vocab import (
 from strategies.params import (
     P_AOE_MIN_NET,
     P_DUEL_MIN_BANGS,
+    P_DYNAMITE_LAW,
     P_DYNAMITE_MIN_LIFE,
     P_ENEMY_MIN,
+    P_FOCUS,
+    P_FREE_FRIEND,
     P_HEAL_MISSING,
+    P_KEEP_HEAL,
     P_LEADER_SHOOTS_UNKNOWN,
     P_PEDRO_MIN_VALUE,
+    P_PERSONAL,
     P_RANDOM,
     P_RENEGADE_TURN_ALIVE,
+    P_SPARE_LEADER,
     P_STORE_PLAY,
     P_VALUE,
 )
@@ -99,23 +106,26 @@ def enemy_of(G, w, p, q, certain, turned, alone):
         return -100.0
     r = G.role[p]
     leader = q == 0
+    law = G.karma[q] + w[P_PERSONAL + r] * G.belief[p, q]  # how law-side q looks to p
     if certain and not leader:
-        return 5.0
+        return 5.0 - law  # all hostile: the most outlaw-looking first
     if r == R_LEADER:
-        s = -G.karma[q]
+        s = -law
         if s == 0.0 and w[P_LEADER_SHOOTS_UNKNOWN] > 0.5:
             s = w[P_ENEMY_MIN] + 0.01
         return s
     if r == R_DEPUTY:
-        return -10.0 if leader else -G.karma[q]
+        return -10.0 if leader else -law
     if r == R_OUTLAW:
-        return 10.0 if leader else G.karma[q]
+        return 10.0 if leader else law
     # the renegade: a deputy in disguise until it turns, then everyone, the leader last
     if turned:
         if leader:
-            return 10.0 if alone else 1.0
+            if alone:
+                return 10.0
+            return -1.0 if G.life[0] <= w[P_SPARE_LEADER] else 1.0
         return 5.0
-    return -10.0 if leader else -G.karma[q]
+    return -10.0 if leader else -law
 
 
 @njit(cache=True)
@@ -203,10 +213,13 @@ def score_action(G, T, w, p, k, beer_works, my_reach):
     if e == E_VOLCANIC:
         return 30.0 if my_reach <= 1 and count_in_hand(G, T, p, E_BANG) >= 2 else -1.0
     if e == E_HEAL:
-        if not beer_works or missing == 0:
+        if (not beer_works and T.card_flags[c] & CF_BEER) or missing == 0:  # a Whisky still works
             return -1.0
-        if missing >= w[P_HEAL_MISSING] or G.hand_n[p] > G.life[p]:
-            return 60.0
+        if G.hand_n[p] > G.life[p]:
+            return 60.0  # drink rather than discard
+        if missing >= w[P_HEAL_MISSING]:
+            if G.life[p] <= 2 or count_in_hand(G, T, p, E_HEAL) > w[P_KEEP_HEAL]:
+                return 60.0
         return -1.0
     if e == E_HEAL_ALL:
         return 55.0 if missing > 0 else -1.0
@@ -218,14 +231,20 @@ def score_action(G, T, w, p, k, beer_works, my_reach):
     if e == E_GENERAL_STORE:
         return w[P_STORE_PLAY] if w[P_STORE_PLAY] > 0 else -1.0
     if e == E_DYNAMITE:
+        if G.role[p] != R_OUTLAW and w[P_DYNAMITE_LAW] < 0.5:
+            return -1.0  # a Dynamite going round hurts the side defending a leader
         return 20.0 if G.life[p] >= w[P_DYNAMITE_MIN_LIFE] else -1.0
     if e == E_GATLING or e == E_INDIANS:
         net = aoe_net(G, w, p)
         return 35.0 + net if net >= w[P_AOE_MIN_NET] else -1.0
     s = G.enemy[tgt]
+    if (e == E_STEAL or e == E_DISCARD_ANY) and s < 0.0 and G.act_opt[k] >= 0:
+        te = T.card_effect[G.table[tgt, G.act_opt[k]]]
+        if (te == E_JAIL or te == E_DYNAMITE) and w[P_FREE_FRIEND] > 0:
+            return w[P_FREE_FRIEND]  # free a friend from Jail or Dynamite
     if s <= w[P_ENEMY_MIN]:
         return -1.0
-    low = 5.0 / G.life[tgt]
+    low = w[P_FOCUS] / G.life[tgt]
     if e == E_JAIL:
         return 42.0 + s
     if e == E_STEAL or e == E_DISCARD_ANY:

@@ -12,6 +12,7 @@ from simcore.vocab import ROLES
 from strategies.params import N_PARAMS, param_index
 
 PRESETS_FILE = Path(__file__).resolve().parent / "presets.toml"
+DEFAULT_PRESET = "smart"  # what every seat plays unless told otherwise
 
 
 @cache
@@ -33,9 +34,9 @@ def _apply(vec: np.ndarray, table: dict, where: str) -> None:
     for key, val in table.items():
         if key == "description":
             continue
-        if key == "value":
-            for eff, v in val.items():
-                _set(vec, f"value.{eff}", v, where)
+        if isinstance(val, dict):  # value.<effect>, personal.<role>
+            for sub, v in val.items():
+                _set(vec, f"{key}.{sub}", v, where)
         else:
             _set(vec, key, val, where)
 
@@ -65,8 +66,8 @@ class Strategy:
 
 
 def resolve_strategy(spec: "str | dict[str, str] | Strategy") -> Strategy:
-    """A preset name for every role ("basic"), "role=preset,..." or a dict role -> preset
-    (roles left out play the `basic` preset)."""
+    """A preset name for every role ("smart"), "role=preset,..." or a dict role -> preset
+    (roles left out play DEFAULT_PRESET)."""
     if isinstance(spec, Strategy):
         return spec
     presets = load_presets()
@@ -79,7 +80,7 @@ def resolve_strategy(spec: "str | dict[str, str] | Strategy") -> Strategy:
         unknown = sorted(set(spec) - set(ROLES))
         if unknown:
             raise ValueError(f"unknown role {unknown[0]!r} in strategy (roles: {', '.join(ROLES)})")
-        by_role = {r: spec.get(r, "basic") for r in ROLES}
+        by_role = {r: spec.get(r, DEFAULT_PRESET) for r in ROLES}
     for name in by_role.values():
         if name not in presets:
             raise ValueError(f"unknown strategy {name!r} (presets: {', '.join(presets)})")

@@ -19,12 +19,12 @@ def theme():
 
 
 def test_config_label():
-    assert config_label("classic", 5) == "classic/5p/basic"
+    assert config_label("classic", 5) == "classic/5p/smart"
     assert config_label("classic", 7, "random") == "classic/7p/random"
-    assert config_label("classic", 5, {"leader": "basic"}) == "classic/5p/basic"
+    assert config_label("classic", 5, {"leader": "smart"}) == "classic/5p/smart"
     assert (
         config_label("classic", 4, {"outlaw": "random"}, ["Jourdonnais"])
-        == "classic/4p/leader=basic,deputy=basic,outlaw=random,renegade=basic/pool:Jourdonnais"
+        == "classic/4p/leader=smart,deputy=smart,outlaw=random,renegade=smart/pool:Jourdonnais"
     )
     pool = ["Bart Cassidy", "Black Jack", "Calamity Janet", "El Gringo", "Jesse Jones"]
     label = config_label("classic", 5, "basic", pool)
@@ -38,7 +38,7 @@ def test_strategy_label_is_canonical():
         strategy_label(dict.fromkeys(("leader", "deputy", "outlaw", "renegade"), "random"))
         == "random"
     )
-    expected = "leader=random,deputy=basic,outlaw=basic,renegade=random"
+    expected = "leader=random,deputy=smart,outlaw=smart,renegade=random"
     assert strategy_label({"renegade": "random", "leader": "random"}) == expected
     assert strategy_label("renegade=random,leader=random") == expected
 
@@ -73,7 +73,7 @@ def test_check_characters(theme):
 
 def test_check_strategy():
     assert check_strategy("basic") == "basic"
-    assert check_strategy({"leader": "basic"}) == "basic"
+    assert check_strategy({"leader": "smart"}) == "smart"
     with pytest.raises(ValueError, match="unknown role 'sheriff'"):
         check_strategy({"sheriff": "basic"})
     with pytest.raises(ValueError, match="unknown strategy 'nosuch'"):

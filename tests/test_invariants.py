@@ -44,5 +44,5 @@ def test_mixed_strategies_checked():
     block = play_games(
         "classic", 7, 1_000, seed=5, strategy={"outlaw": "random", "leader": "basic"}, checked=True
     )
-    assert block.preset_names == ("basic", "random")
+    assert block.preset_names == ("basic", "smart", "random")
     assert not block.capped.any()

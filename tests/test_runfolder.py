@@ -85,8 +85,8 @@ def test_chunk_plan(tmp_path):
         (4, 0, 0, 100), (4, 1, 100, 100), (4, 2, 200, 50),
         (5, 0, 0, 100), (5, 1, 100, 100), (5, 2, 200, 50),
     ]  # fmt: skip
-    assert study.chunks[0].file == "seats/classic_4p_basic-00000.parquet"
-    assert study.chunks[0].label == "classic/4p/basic"
+    assert study.chunks[0].file == "seats/classic_4p_smart-00000.parquet"
+    assert study.chunks[0].label == "classic/4p/smart"
     assert study.total_games == 500
     assert not (tmp_path / "r").exists()
 
@@ -126,10 +126,10 @@ def test_crash_leaves_complete_chunks_and_resume_finishes(tmp_path, monkeypatch)
     assert manifest["complete"] is False
     assert [c["chunk"] for c in manifest["chunks_done"]] == [0, 1]
     assert sorted(p.name for p in (out / SEATS).iterdir()) == [
-        "classic_4p_basic-00000.parquet", "classic_4p_basic-00001.parquet",
+        "classic_4p_smart-00000.parquet", "classic_4p_smart-00001.parquet",
     ]  # fmt: skip
     # a temp file a killed process left behind is cleaned up on resume
-    (out / SEATS / ".classic_4p_basic-00002.parquet.999.tmp").write_bytes(b"PAR1 half")
+    (out / SEATS / ".classic_4p_smart-00002.parquet.999.tmp").write_bytes(b"PAR1 half")
 
     calls.clear()
     monkeypatch.setattr(runfolder, "play_chunk", stand_in_chunk)
@@ -166,7 +166,7 @@ def test_chunk_listed_but_missing_is_replayed(tmp_path, monkeypatch):
     monkeypatch.setattr(runfolder, "play_chunk", stand_in_chunk)
     out = execute_study(plan(tmp_path / "r"), progress=False)
     full = read_rows(out)
-    (out / SEATS / "classic_5p_basic-00001.parquet").unlink()
+    (out / SEATS / "classic_5p_smart-00001.parquet").unlink()
     execute_study(plan(out), progress=False)
     assert read_rows(out).equals(full)
 
@@ -195,7 +195,7 @@ def test_different_request_is_refused(tmp_path, monkeypatch):
     ]:
         with pytest.raises(RunFolderError, match=f"different run \\({key}:"):
             plan(out, **kw)
-    plan(out, strategy={"leader": "basic"})  # the same strategy spelled otherwise resumes
+    plan(out, strategy={"leader": "smart"})  # the same strategy spelled otherwise resumes
     with pytest.raises(RunFolderError, match="different run \\(seed: 7 there, 8 asked\\)"):
         plan_study(out, "classic", [4, 5], 250, 8, chunk_size=100)
 
@@ -264,8 +264,8 @@ def test_cli_end_to_end(tmp_path):
         numba.set_num_threads(threads)  # leave later tests all cores
     assert result.exit_code == 0, result.output
     for text in (
-        "classic/4p/basic",
-        "classic/5p/basic",
+        "classic/4p/smart",
+        "classic/5p/smart",
         "Sheriff",
         "Outlaw",
         "Renegade",
@@ -285,8 +285,8 @@ def test_cli_end_to_end(tmp_path):
         pl.col("game").n_unique().alias("games"), pl.col("game").max().alias("last")
     )
     assert sorted(per_config.rows()) == [
-        ("classic/4p/basic", 4, 300, 299),
-        ("classic/5p/basic", 5, 300, 299),
+        ("classic/4p/smart", 4, 300, 299),
+        ("classic/5p/smart", 5, 300, 299),
     ]
     leaders = rows.filter(pl.col("seat") == 0)
     assert (leaders["role"] == "leader").all()

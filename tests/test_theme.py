@@ -49,6 +49,7 @@ def test_tables_dtypes_and_shapes(classic):
         "card_cost": (np.int8, (n,)),
         "card_name": (np.int16, (n,)),
         "card_check": (np.int32, (n,)),
+        "card_flags": (np.int32, (n,)),
         "char_life": (np.int8, (16,)),
         "char_ability": (np.int8, (16,)),
         "roles": (np.int8, (limits.MAX_PLAYERS + 1, limits.MAX_PLAYERS)),
@@ -363,7 +364,7 @@ BAD_EDITS = [
     ("check-bad-range", 'ranks = "2-9"', 'ranks = "9-2"', ["checks.dynamite.ranks"]),
     ("check-bad-key", 'jail = { suits = ["H"] }', 'jail = { suit = ["H"] }', ["checks.jail.suit"]),
     ("check-missing", 'barrel = { suits = ["H"] }', "", ["checks.barrel", "missing"]),
-    ("value-too-big", "value = 5", "value = 128", ["cards[21].value", "0..127"]),
+    ("value-too-big", "value = 5", "value = 128", ["cards[21].value", "1..127"]),
     ("value-negative", 'value = 2\ntext = "Draw', 'value = -1\ntext = "Draw', ["cards[6].value"]),
     (
         "cost-negative",

@@ -1,0 +1,378 @@
+"""The report's tables: lazy polars aggregations over seat rows (`simcore.rows.SEAT_SCHEMA`).
+
+Only two queries read seat rows (`simcore.rows.SEAT_SCHEMA`, lazily from
+`reports.summary.scan_seats`): `seat_cells` (games and wins per configuration, role,
+character and seat) and `game_cells` (games per configuration, winner, length, capped).
+Both are streaming group-bys, so memory stays bounded whatever the number of games, and
+their results are a few thousand rows. Every table function takes those two as `Cells`
+and returns a LazyFrame; nothing is collected here except at the two edges:
+
+    cells = collect_cells(scan_seats(run))          # the one pass over the Parquet files
+    tables = collect_tables(report_tables(cells))   # every table, from the small cells
+
+(`cells_of` gives the same cells uncollected, for tests and one-off queries.)
+
+Every table is keyed by configuration (`config`, `theme`, `players`), so a run folder with
+several themes, player counts or strategies gives comparison-ready tables.
+
+Definitions the report relies on:
+- side: the winning faction, `leader` (leader + deputies), `outlaw` or `renegade`;
+  a side's even share is 1 / (sides at the table).
+- effect of a character (or seat) within a role: its win rate in that role minus the
+  role's win rate in that configuration (the baseline). Its interval is the 95% Wilson
+  interval of its rate minus the baseline; its p-value is the score test of "rate =
+  baseline" (the test Wilson inverts, so interval and unadjusted test agree).
+- overall effect of a character: its win rate minus the rate expected from the roles it
+  was dealt (sum over roles of games x role baseline, / games): what it adds, role mix
+  controlled for.
+- significant: Holm-adjusted p < 0.05 within the family of comparisons shown together
+  (all characters of one role in one configuration; all characters of one configuration).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+
+from reports.stats import ALPHA, score_test_p_expr, wilson_exprs, with_holm
+from reports.summary import CONFIG_KEYS
+from simcore import vocab
+
+SIDES = vocab.WINNERS  # leader (leader + deputies), outlaw, renegade
+ROLE_SIDE = {"leader": "leader", "deputy": "leader", "outlaw": "outlaw", "renegade": "renegade"}
+QUANTILES = {"p10": 0.1, "median": 0.5, "p90": 0.9}
+
+# the columns of an effects table after its key columns
+EFFECT_COLUMNS = (
+    "games",
+    "wins",
+    "rate",
+    "lower",
+    "upper",
+    "effect",
+    "effect_lower",
+    "effect_upper",
+    "p_value",
+    "p_adjusted",
+    "significant",
+)
+
+
+def _order(col: str, names: tuple[str, ...]) -> pl.Expr:
+    """A column's position in a canonical order (roles, sides), for sorting."""
+    return pl.col(col).replace_strict({n: i for i, n in enumerate(names)}, return_dtype=pl.UInt8)
+
+
+def _counts(games: pl.Expr, wins: pl.Expr) -> list[pl.Expr]:
+    return [games.cast(pl.Int64).alias("games"), wins.cast(pl.Int64).alias("wins")]
+
+
+@dataclass(frozen=True)
+class Cells:
+    """The two small aggregates every report table derives from."""
+
+    seats: pl.LazyFrame  # seat_cells: config keys, role, character, seat -> games, wins
+    games: pl.LazyFrame  # game_cells: config keys, winner, turns, capped -> games
+
+
+def cells_of(seats: pl.LazyFrame) -> Cells:
+    """The cells of some seat rows, as lazy queries (nothing read yet)."""
+    return Cells(seat_cells(seats), game_cells(seats))
+
+
+def collect_cells(seats: pl.LazyFrame) -> Cells:
+    """Read the seat rows once (streaming) into the cells, kept in memory as LazyFrames."""
+    seat_part, game_part = pl.collect_all(
+        [seat_cells(seats), game_cells(seats)], engine="streaming"
+    )
+    return Cells(seat_part.lazy(), game_part.lazy())
+
+
+def seat_cells(seats: pl.LazyFrame) -> pl.LazyFrame:
+    """Per configuration, role, character and seat: games (seats dealt) and wins.
+
+    The one pass over seat rows that every role, character and seat table derives from:
+    a few thousand rows whatever the number of games.
+    """
+    return seats.group_by(*CONFIG_KEYS, "role", "character", "seat").agg(
+        *_counts(pl.len(), pl.col("won").sum())
+    )
+
+
+def game_cells(seats: pl.LazyFrame) -> pl.LazyFrame:
+    """Per configuration, winner, length and capped flag: games (one seat-0 row per game).
+
+    The one pass over seat rows that every game-level table (sides, lengths) derives from.
+    """
+    return (
+        seats.filter(pl.col("seat") == 0)
+        .group_by(*CONFIG_KEYS, "winner", "turns", "capped")
+        .agg(pl.len().cast(pl.Int64).alias("games"))
+    )
+
+
+def _game_totals(cells: Cells) -> pl.LazyFrame:
+    return cells.games.group_by(CONFIG_KEYS).agg(pl.col("games").sum().alias("games"))
+
+
+def side_win_rates(cells: Cells) -> pl.LazyFrame:
+    """Per configuration and side: games, wins, rate, Wilson lower/upper, even_share, vs_even.
+
+    One row per side present at the table (a side is present when one of its roles is
+    dealt). Capped games count as games no side won, so the rates of a configuration sum to
+    1 - capped share. vs_even = rate - even_share.
+    """
+    present = cells.seats.select(
+        *CONFIG_KEYS, pl.col("role").replace_strict(ROLE_SIDE).alias("side")
+    ).unique()
+    won = cells.games.group_by(*CONFIG_KEYS, pl.col("winner").alias("side")).agg(
+        pl.col("games").sum().alias("_wins")
+    )
+    lower, upper = wilson_exprs("wins", "games")
+    even = 1.0 / pl.len().over(CONFIG_KEYS).cast(pl.Float64)
+    return (
+        present.join(_game_totals(cells), on=CONFIG_KEYS)
+        .join(won, on=[*CONFIG_KEYS, "side"], how="left")
+        .with_columns(*_counts(pl.col("games"), pl.col("_wins").fill_null(0)))
+        .with_columns(
+            (pl.col("wins") / pl.col("games")).alias("rate"),
+            lower.alias("lower"),
+            upper.alias("upper"),
+            even.alias("even_share"),
+        )
+        .with_columns((pl.col("rate") - pl.col("even_share")).alias("vs_even"))
+        .sort("players", "config", _order("side", SIDES))
+        .select(
+            *CONFIG_KEYS,
+            "side",
+            "games",
+            "wins",
+            "rate",
+            "lower",
+            "upper",
+            "even_share",
+            "vs_even",
+        )
+    )
+
+
+def _role_baselines(cells: Cells) -> pl.LazyFrame:
+    """Per configuration and role: seats dealt, seats won, and the baseline (their ratio).
+
+    Every seat of a role shares its side's result, so the baseline equals the share of
+    games the role's side won.
+    """
+    return (
+        cells.seats.group_by(*CONFIG_KEYS, "role")
+        .agg(pl.col("games").sum().alias("seats"), pl.col("wins").sum().alias("seat_wins"))
+        .with_columns((pl.col("seat_wins") / pl.col("seats")).alias("baseline"))
+    )
+
+
+def role_win_rates(cells: Cells) -> pl.LazyFrame:
+    """Per configuration and role: games, wins, rate, lower, upper (as
+    `reports.summary.role_win_rates`, which `bangsim run` prints, but derived from the shared
+    cells; counts as Int64). The sample is games: two outlaws are one outcome."""
+    lower, upper = wilson_exprs("wins", "games")
+    return (
+        _role_baselines(cells)
+        .join(_game_totals(cells), on=CONFIG_KEYS)
+        .with_columns(
+            (pl.col("baseline") * pl.col("games")).round().cast(pl.Int64).alias("wins"),
+            pl.col("baseline").alias("rate"),
+        )
+        .with_columns(lower.alias("lower"), upper.alias("upper"))
+        .sort("players", "config", _order("role", vocab.ROLES))
+        .select(*CONFIG_KEYS, "role", "games", "wins", "rate", "lower", "upper")
+    )
+
+
+def _by_role(cells: Cells, by: str) -> pl.LazyFrame:
+    """Per configuration, role and `by` value: games, wins and the role's baseline rate."""
+    return (
+        cells.seats.group_by(*CONFIG_KEYS, "role", by)
+        .agg(pl.col("games").sum(), pl.col("wins").sum())
+        .join(_role_baselines(cells).drop("seats", "seat_wins"), on=[*CONFIG_KEYS, "role"])
+    )
+
+
+def _effects(cells: pl.LazyFrame, keys: list[str], family: list[str]) -> pl.LazyFrame:
+    """Rates, intervals, effects and Holm-flagged score tests for cells with games, wins and
+    `baseline`; sorted by configuration, then effect size (largest first) within `family`,
+    ties by the last key (character name, seat)."""
+    lower, upper = wilson_exprs("wins", "games")
+    base = pl.col("baseline")
+    frame = cells.with_columns(
+        (pl.col("wins") / pl.col("games")).alias("rate"),
+        lower.alias("lower"),
+        upper.alias("upper"),
+        score_test_p_expr("wins", "games", "baseline").alias("p_value"),
+    ).with_columns(
+        (pl.col("rate") - base).alias("effect"),
+        (pl.col("lower") - base).alias("effect_lower"),
+        (pl.col("upper") - base).alias("effect_upper"),
+    )
+    frame = with_holm(frame, "p_value", family).with_columns(
+        (pl.col("p_adjusted") < ALPHA).alias("significant")
+    )
+    order = [_order(k, vocab.ROLES) if k == "role" else pl.col(k) for k in family]
+    return frame.sort(
+        "players",
+        *order,
+        "effect",
+        keys[-1],  # ties in effect: by name / seat
+        descending=[False] * (1 + len(order)) + [True, False],
+    ).select(*keys, "baseline", *EFFECT_COLUMNS)
+
+
+def effects_in_role(cells: Cells, by: str = "character") -> pl.LazyFrame:
+    """Per configuration, role and `by` (character or seat): the effect within the role.
+
+    Columns: config, theme, players, role, <by>, baseline, games, wins, rate, lower, upper,
+    effect, effect_lower, effect_upper, p_value, p_adjusted, significant. Holm family: one
+    role in one configuration. Ordered by configuration, role, then effect (largest first).
+    """
+    keys = [*CONFIG_KEYS, "role", by]
+    return _effects(_by_role(cells, by), keys, ["config", "role"])
+
+
+def effects_overall(cells: Cells, by: str = "character") -> pl.LazyFrame:
+    """Per configuration and `by` (character or seat): the role-adjusted overall effect.
+
+    `baseline` is the rate expected from the roles dealt (games-weighted role baselines);
+    effect = rate - baseline. Other columns as `effects_in_role`. Holm family: one
+    configuration. Ordered by configuration, then effect (largest first).
+    """
+    totals = (
+        _by_role(cells, by)
+        .group_by(*CONFIG_KEYS, by)
+        .agg(
+            *_counts(pl.col("games").sum(), pl.col("wins").sum()),
+            ((pl.col("games") * pl.col("baseline")).sum() / pl.col("games").sum()).alias(
+                "baseline"
+            ),
+        )
+    )
+    return _effects(totals, [*CONFIG_KEYS, by], ["config"])
+
+
+def turn_histogram(cells: Cells) -> pl.LazyFrame:
+    """Per configuration and game length in turns: games, and how many of them were capped."""
+    return (
+        cells.games.group_by(*CONFIG_KEYS, "turns")
+        .agg(
+            pl.col("games").sum().alias("games"),
+            pl.col("games").filter(pl.col("capped")).sum().alias("capped"),
+        )
+        .sort("players", "config", "turns")
+    )
+
+
+def game_lengths(histogram: pl.LazyFrame) -> pl.LazyFrame:
+    """Per configuration: games, capped, capped_share, mean_turns, p10, median, p90,
+    max_turns (turns; a quantile q is the least length with at least q of games at or below
+    it) and mean_turns_per_player (mean turns / players: rounds if no one were eliminated, a
+    lower bound on rounds played). Takes `turn_histogram`, not seat rows: it is tiny."""
+    turns = pl.col("turns").cast(pl.Int64)
+    games = pl.col("games")
+    total = games.sum()
+    cumulative = games.sort_by("turns").cum_sum()
+    quantiles = [
+        turns.sort().filter(cumulative >= q * total).first().alias(name)
+        for name, q in QUANTILES.items()
+    ]
+    return (
+        histogram.group_by(CONFIG_KEYS)
+        .agg(
+            total.alias("games"),
+            pl.col("capped").sum().alias("capped"),
+            ((turns * games).sum() / total).alias("mean_turns"),
+            *quantiles,
+            turns.max().alias("max_turns"),
+        )
+        .with_columns(
+            (pl.col("capped") / pl.col("games")).alias("capped_share"),
+            (pl.col("mean_turns") / pl.col("players").cast(pl.Float64)).alias(
+                "mean_turns_per_player"
+            ),
+        )
+        .sort("players", "config")
+        .select(
+            *CONFIG_KEYS,
+            "games",
+            "capped",
+            "capped_share",
+            "mean_turns",
+            *QUANTILES,
+            "max_turns",
+            "mean_turns_per_player",
+        )
+    )
+
+
+def balance_summary(
+    sides: pl.LazyFrame, characters: pl.LazyFrame, lengths: pl.LazyFrame
+) -> pl.LazyFrame:
+    """The numbers a designer quotes, one row per configuration.
+
+    From `side_win_rates`, `effects_overall(..., "character")` and `game_lengths`:
+    games, capped_share; <side>_rate for each side and side_gap (the largest |rate - even
+    share|) with favoured_side (the side furthest above its even share); strongest and
+    weakest character with their effect and Holm flag; effect_sd (spread of the character
+    effects) beside noise_sd (the spread sampling noise alone would give: the root mean
+    square of their standard errors); significant (characters flagged) of characters.
+    """
+    side_cols = [
+        pl.col("rate").filter(pl.col("side") == s).first().alias(f"{s}_rate") for s in SIDES
+    ]
+    side_stats = sides.group_by(CONFIG_KEYS).agg(
+        *side_cols,
+        pl.col("vs_even").abs().max().alias("side_gap"),
+        pl.col("side").sort_by("vs_even", descending=True).first().alias("favoured_side"),
+    )
+    best = pl.col("effect").arg_max()
+    worst = pl.col("effect").arg_min()
+    se2 = pl.col("baseline") * (1 - pl.col("baseline")) / pl.col("games")
+    char_stats = characters.group_by(CONFIG_KEYS).agg(
+        pl.col("character").get(best).alias("strongest"),
+        pl.col("effect").get(best).alias("strongest_effect"),
+        pl.col("significant").get(best).alias("strongest_significant"),
+        pl.col("character").get(worst).alias("weakest"),
+        pl.col("effect").get(worst).alias("weakest_effect"),
+        pl.col("significant").get(worst).alias("weakest_significant"),
+        pl.col("effect").std().alias("effect_sd"),
+        se2.mean().sqrt().alias("noise_sd"),
+        pl.col("significant").sum().cast(pl.Int64).alias("significant"),
+        pl.len().cast(pl.Int64).alias("characters"),
+    )
+    return (
+        lengths.select(*CONFIG_KEYS, "games", "capped_share")
+        .join(side_stats, on=CONFIG_KEYS, how="left")
+        .join(char_stats, on=CONFIG_KEYS, how="left")
+        .sort("players", "config")
+    )
+
+
+def report_tables(cells: Cells) -> dict[str, pl.LazyFrame]:
+    """Every table of the report, by name, as lazy queries over the cells (summary first)."""
+    sides = side_win_rates(cells)
+    characters = effects_overall(cells, "character")
+    histogram = turn_histogram(cells)
+    lengths = game_lengths(histogram)
+    return {
+        "summary": balance_summary(sides, characters, lengths),
+        "sides": sides,
+        "roles": role_win_rates(cells),
+        "characters": characters,
+        "character_roles": effects_in_role(cells, "character"),
+        "seats": effects_in_role(cells, "seat"),
+        "game_lengths": lengths,
+        "turn_histogram": histogram,
+    }
+
+
+def collect_tables(tables: dict[str, pl.LazyFrame]) -> dict[str, pl.DataFrame]:
+    """Run the table queries together (over collected cells they read no seat rows)."""
+    frames = pl.collect_all(list(tables.values()))
+    return dict(zip(tables, frames, strict=True))

@@ -1,0 +1,133 @@
+"""HTML pages from jinja2 templates (reports/templates/), charts embedded, files atomic.
+
+A page is one self-contained file: every chart is a base64 PNG data URI inside it (so a
+designer can mail it), and the same PNGs are saved beside it. Every file is written under
+a temporary name and moved into place (os.replace), PNGs first and index.html last, so a
+reader never sees a half-written file and index.html appears only once its PNGs exist.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+import os
+import tempfile
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from reports import charts
+
+PAGE = "index.html"
+
+
+@dataclass(frozen=True)
+class Chart:
+    """One rendered chart: `name` is its file stem, `alt` a one-line description."""
+
+    name: str
+    alt: str
+    png: bytes
+
+    @property
+    def file(self) -> str:
+        return f"{self.name}.png"
+
+    @property
+    def data_uri(self) -> str:
+        return "data:image/png;base64," + base64.b64encode(self.png).decode("ascii")
+
+
+def chart(name: str, alt: str, fig) -> Chart:
+    """Render a matplotlib figure into a Chart."""
+    return Chart(name, alt, charts.png(fig))
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write `data` to `path` via a temporary file in the same folder and os.replace."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, 0o644)  # mkstemp makes it owner-only; a report is for sharing
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_page(out: Path, template: str, figures: list[Chart], **context: Any) -> Path:
+    """Render `template` with `charts` (by name) and `context` into out/index.html and the
+    charts' PNGs beside it; returns the page's path."""
+    html = (
+        environment()
+        .get_template(template)
+        .render(
+            charts={c.name: c for c in figures},
+            rendered=datetime.now(UTC).isoformat(timespec="seconds"),
+            **context,
+        )
+    )
+    out = Path(out)
+    for c in figures:
+        write_atomic(out / c.file, c.png)
+    write_atomic(out / PAGE, html.encode("utf-8"))
+    return out / PAGE
+
+
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("reports", "templates"),
+        autoescape=jinja2.select_autoescape(["html"]),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters.update(pct=pct, pp=pp, interval=interval, pvalue=pvalue, count=count)
+    return env
+
+
+# --- number formats (None and NaN print as an en dash) ---------------------------------
+
+
+def _missing(x: Any) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
+def pct(x: float | None, digits: int = 1) -> str:
+    """0.6087 -> '60.9%'."""
+    return "–" if _missing(x) else f"{100 * x:.{digits}f}%"
+
+
+def pp(x: float | None, digits: int = 1) -> str:
+    """0.0231 -> '+2.3 pp' (percentage points, signed; minus is U+2212)."""
+    if _missing(x):
+        return "–"
+    text = f"{100 * x:+.{digits}f}"
+    if float(text) == 0:  # no "-0.0": a rounded zero has no sign
+        text = text[1:]
+    return f"{text} pp".replace("-", "−")
+
+
+def interval(lo: float | None, hi: float | None, digits: int = 1, signed: bool = False) -> str:
+    """(0.602, 0.615) -> '60.2 – 61.5'; signed for effects: '−1.2 – +3.4'."""
+    if _missing(lo) or _missing(hi):
+        return "–"
+    fmt = f"{{:{'+' if signed else ''}.{digits}f}}"
+    return f"{fmt.format(100 * lo)} – {fmt.format(100 * hi)}".replace("-", "−")
+
+
+def pvalue(p: float | None) -> str:
+    """0.012345 -> '0.0123' (3 significant digits); tiny -> '<0.0001'."""
+    if _missing(p):
+        return "–"
+    return "<0.0001" if p < 1e-4 else f"{p:.3g}"
+
+
+def count(n: int | float | None) -> str:
+    """20000 -> '20,000'."""
+    return "–" if _missing(n) else f"{n:,.0f}"

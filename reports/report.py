@@ -1,0 +1,309 @@
+"""A run folder's report: its tables (collected once), charts, the HTML page, CSV/JSON files.
+
+    render_report(run)            -> run/report/index.html (+ the PNGs beside it)
+    export_report(run, "csv", d)  -> d/<table>.csv for every table of the report
+    summary_lines(report)         -> the balance summary, one line per configuration
+
+Bad input (no such folder, no seat rows) raises ReportError with a one-line message.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from reports import charts
+from reports.aggregate import SIDES, collect_cells, collect_tables, report_tables
+from reports.html import Chart, chart, pct, pp, write_atomic, write_page
+from reports.names import Names, load_names
+from reports.summary import scan_seats
+from simcore.api import safe_name
+from simcore.runfolder import MANIFEST, SEATS, read_manifest
+
+REPORT_DIR = "report"
+FORMATS = ("html", "csv", "json")
+HOLM = (
+    "Holm step-down correction at a family-wise 5% level: within one configuration, the "
+    "characters compared in one role (heatmap, per-role tables) or all its characters "
+    "(strength chart and table)"
+)
+
+
+class ReportError(ValueError):
+    """The report cannot be made (no such run folder, no seat rows, bad format); one line."""
+
+
+@dataclass(frozen=True)
+class RunReport:
+    """Everything a report shows: the run's tables, manifest and display names."""
+
+    run: Path
+    manifest: dict[str, Any] | None
+    tables: dict[str, pl.DataFrame]
+    names: Names
+
+    @property
+    def configs(self) -> list[str]:
+        """Configuration labels in report order (by player count, then label)."""
+        return self.tables["summary"]["config"].to_list()
+
+
+def check_run(run: Path) -> Path:
+    """`run` if it is a run folder with seat rows; ReportError otherwise."""
+    run = Path(run)
+    if not run.is_dir():
+        raise ReportError(f"{run}: no such run folder")
+    if not any((run / SEATS).glob("*.parquet")):
+        raise ReportError(
+            f"{run}: no seat rows ({SEATS}/*.parquet); play games first with `bangsim run`"
+        )
+    return run
+
+
+def load_report(run: Path) -> RunReport:
+    """Aggregate the run folder's seat rows (one collect) and load its names and manifest."""
+    run = check_run(run)
+    try:
+        manifest = read_manifest(run)
+    except ValueError as e:
+        raise ReportError(str(e)) from None
+    tables = collect_tables(report_tables(collect_cells(scan_seats(run))))
+    themes = tables["summary"]["theme"].unique(maintain_order=True).to_list()
+    names = load_names(themes, (manifest or {}).get("theme_files"))
+    return RunReport(run, manifest, tables, names)
+
+
+def render_report(run: Path, out: Path | None = None) -> Path:
+    """Write the run's HTML report to `out` (default run/report/); return index.html's path."""
+    return write_report(load_report(run), out)
+
+
+def write_report(report: RunReport, out: Path | None = None) -> Path:
+    """Write a loaded report's HTML page and PNGs to `out` (default run/report/)."""
+    out = Path(out) if out is not None else report.run / REPORT_DIR
+    return write_page(
+        out,
+        "report.html",
+        report_charts(report),
+        title=f"{report.run.resolve().name}: balance report",
+        report=report,
+        t=report.tables,
+        names=report.names,
+        metadata=run_metadata(report),
+        warnings=run_warnings(report),
+        summary=summary_lines(report),
+        several_series=len(_series(report)) > 1,
+        holm=HOLM,
+        sides=SIDES,
+        rows={
+            name: rows_by_config(report.tables[name]) for name in ("characters", "character_roles")
+        },
+        safe_name=safe_name,
+    )
+
+
+def rows_by_config(frame: pl.DataFrame) -> dict[str, list[dict[str, Any]]]:
+    """A table's rows grouped by configuration, order kept."""
+    return {
+        config: group.to_dicts()
+        for (config,), group in frame.group_by("config", maintain_order=True)
+    }
+
+
+def export_report(run: Path, fmt: str, out: Path | None = None) -> list[Path]:
+    """Every table of the report as out/<table>.csv or .json (default out: run/report/)."""
+    check_format(fmt)
+    report = load_report(run)
+    return export_tables(report.tables, fmt, out if out is not None else report.run / REPORT_DIR)
+
+
+def check_format(fmt: str) -> str:
+    """`fmt` if it is a report format (html, csv, json); ReportError otherwise."""
+    if fmt not in FORMATS:
+        raise ReportError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    return fmt
+
+
+def export_tables(tables: dict[str, pl.DataFrame], fmt: str, out: Path) -> list[Path]:
+    """Write each table atomically as CSV or JSON (a list of row objects; NaN as null)."""
+    paths = []
+    check_format(fmt)
+    if fmt == "html":
+        raise ReportError("export_tables writes csv or json; use write_report for html")
+    for name, frame in tables.items():
+        path = Path(out) / f"{name}.{fmt}"
+        if fmt == "csv":
+            data = frame.write_csv().encode("utf-8")
+        else:
+            rows = frame.with_columns(pl.selectors.float().fill_nan(None)).to_dicts()
+            data = (json.dumps(rows, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+        write_atomic(path, data)
+        paths.append(path)
+    return paths
+
+
+def report_charts(report: RunReport) -> list[Chart]:
+    """Every chart of the HTML report, in page order."""
+    t, names = report.tables, report.names
+    figures = [
+        chart(
+            "sides", "Win rate by side and player count", charts.side_rates_chart(t["sides"], names)
+        ),
+        chart(
+            "roles", "Win rate by role and player count", charts.role_rates_chart(t["roles"], names)
+        ),
+    ]
+    if len(_series(report)) > 1:
+        figures.append(
+            chart(
+                "compare-sides",
+                "Side win rates compared across configurations",
+                charts.series_bars_chart(t["sides"], names),
+            )
+        )
+    for config in report.configs:
+        key = safe_name(config)
+        figures.append(
+            chart(
+                f"strength-{key}",
+                f"{config}: character strength",
+                charts.effect_forest(t["characters"], config),
+            )
+        )
+        figures.append(
+            chart(
+                f"heatmap-{key}",
+                f"{config}: character effect within each role",
+                charts.effect_heatmap(t["character_roles"], t["characters"], names, config),
+            )
+        )
+    figures.append(
+        chart("seats", "Win rate by seat and role", charts.seat_chart(t["seats"], names))
+    )
+    figures.append(
+        chart(
+            "length",
+            "Game length distribution",
+            charts.length_chart(t["turn_histogram"], t["game_lengths"]),
+        )
+    )
+    return figures
+
+
+def _series(report: RunReport) -> list[str]:
+    return charts.with_series(report.tables["summary"])["series"].unique().to_list()
+
+
+def summary_lines(report: RunReport) -> list[str]:
+    """One sentence per configuration: the side furthest from an even share, the other
+    sides, the strongest and weakest characters, and the spread of character effects."""
+    sides, names = report.tables["sides"], report.names
+    lines = []
+    for row in report.tables["summary"].iter_rows(named=True):
+        config, theme = row["config"], row["theme"]
+        rows = sides.filter(pl.col("config") == config).sort("vs_even", descending=True)
+        even = rows["even_share"][0]
+        share = "an even third" if abs(even - 1 / 3) < 1e-9 else f"an even share ({pct(even)})"
+        parts = "; ".join(
+            f"{names.side(s['side'], theme)} {pct(s['rate'])} ({pp(s['vs_even'])})"
+            for s in rows.iter_rows(named=True)
+        )
+        capped = f", {pct(row['capped_share'])} capped" if row["capped_share"] else ""
+        text = f"{config}: {row['games']:,} games{capped}. Side win rates vs {share}: {parts}."
+        if row["strongest"] is not None:
+            text += (
+                f" Strongest character {row['strongest']} {pp(row['strongest_effect'])} "
+                f"({_flag(row['strongest_significant'])}), weakest {row['weakest']} "
+                f"{pp(row['weakest_effect'])} ({_flag(row['weakest_significant'])}); effects "
+                f"spread {100 * (row['effect_sd'] or 0):.1f} pp (noise alone "
+                f"{100 * row['noise_sd']:.1f} pp), {row['significant']} of "
+                f"{row['characters']} characters significant."
+            )
+        lines.append(text)
+    return lines
+
+
+def _flag(significant: bool) -> str:
+    return "significant" if significant else "within noise"
+
+
+def run_metadata(report: RunReport) -> list[tuple[str, str]]:
+    """(label, value) rows for the page header, from the manifest and the tables."""
+    m = report.manifest or {}
+    request = m.get("request", {})
+    names = report.names
+    lengths = report.tables["game_lengths"]
+    themes = ", ".join(
+        f"{names.titles.get(t, t)} ({t})" for t in lengths["theme"].unique(maintain_order=True)
+    )
+    rows = [
+        ("Run folder", str(report.run.resolve())),
+        ("Themes", themes),
+        ("Players", ", ".join(str(p) for p in lengths["players"].unique().sort())),
+        ("Configurations", str(lengths.height)),
+        (
+            "Games",
+            f"{lengths['games'].sum():,} ("
+            + ", ".join(f"{g:,}" for g in lengths["games"].unique().sort())
+            + " per configuration)",
+        ),
+    ]
+    known = {
+        "seed": "Seed",
+        "strategies": "Strategies",
+        "characters": "Character pool",
+        "chunk_size": "Chunk size",
+        "checked": "Checked mode",
+        "rules_version": "Rules version",
+    }
+    for key, label in known.items():
+        if key in request:
+            value = request[key]
+            if key == "characters" and value is None:
+                value = "every character of the theme"
+            rows.append((label, _text(value)))
+    skip = {"themes", "theme_digests", "players", "games", *known}
+    rows += [(key, _text(value)) for key, value in request.items() if key not in skip]
+    if m.get("versions"):
+        rows.append(("Versions", ", ".join(f"{k} {v}" for k, v in m["versions"].items())))
+    for key, label in (("created", "Started"), ("finished", "Finished")):
+        if m.get(key):
+            rows.append((label, m[key]))
+    if "run_seconds" in m:
+        rows.append(("Run time", f"{m['run_seconds']:,.1f} s of play"))
+    if not report.manifest:
+        rows.append(("Manifest", f"none ({MANIFEST} missing): settings unknown"))
+    return rows
+
+
+def run_warnings(report: RunReport) -> list[str]:
+    """Things a reader must know before trusting the numbers."""
+    warnings = []
+    m = report.manifest
+    if m is not None and not m.get("complete", False):
+        done = len(m.get("chunks_done", []))
+        planned = sum(c.get("chunks", 0) for c in m.get("configs", [])) or "?"
+        warnings.append(
+            f"The run is incomplete ({done} of {planned} chunks): these are the games played so far."
+        )
+    for row in report.tables["game_lengths"].iter_rows(named=True):
+        if row["capped"]:
+            warnings.append(
+                f"{row['config']}: {row['capped']:,} games ({pct(row['capped_share'], 2)}) hit "
+                "the turn cap and count as won by no side."
+            )
+    return warnings
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list | tuple):
+        return ", ".join(_text(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={_text(v)}" for k, v in value.items())
+    return str(value)

@@ -1,0 +1,47 @@
+"""Which strategy is best for which role: each preset in each role against a field.
+
+For every role and every preset, the seats of that role play the preset and every other
+seat plays the field preset. All cells share the seed, so they replay the same deals and
+decks (common random numbers): differences between presets are not deal luck.
+"""
+
+import numpy as np
+import polars as pl
+
+from reports.stats import wilson_interval
+from simcore.engine import play_games
+from simcore.theme import Theme, load_theme
+from simcore.vocab import ROLES
+from strategies.presets import load_presets
+
+
+def tournament(
+    theme: "Theme | str",
+    players: int,
+    games: int,
+    seed: int,
+    presets: list[str] | None = None,
+    field: str = "smart",
+) -> pl.DataFrame:
+    """One row per (role, preset): games, wins, rate and its 95% Wilson interval."""
+    theme = load_theme(theme)
+    known = load_presets()
+    presets = list(presets or known)
+    for name in [*presets, field]:
+        if name not in known:
+            raise ValueError(f"unknown strategy {name!r} (presets: {', '.join(known)})")
+    roles = sorted(set(theme.tables.roles[players, :players].tolist()))
+    rows = []
+    for role in roles:
+        for preset in presets:
+            spec = {r: (preset if i == role else field) for i, r in enumerate(ROLES)}
+            block = play_games(theme, players, games, seed, strategy=spec)
+            first = np.argmax(block.role == role, axis=1)  # every seat of a role wins together
+            wins = int(np.count_nonzero(block.won[np.arange(games), first]))
+            lo, hi = wilson_interval(wins, games)
+            rows.append((ROLES[role], preset, games, wins, wins / games, lo, hi))
+    return pl.DataFrame(
+        rows,
+        schema=["role", "preset", "games", "wins", "rate", "lower", "upper"],
+        orient="row",
+    )
