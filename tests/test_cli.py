@@ -16,12 +16,13 @@ def run_cli(*args):
 
 
 def assert_bad_input(result, *fragments):
+    """One line on stderr, `error: ...` naming every fragment, exit 2, nothing on stdout."""
     assert result.exit_code == 2, result.output
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("error: ")
     for fragment in fragments:
-        assert fragment in lines[0]
+        assert fragment in lines[0], lines[0]
     assert result.stdout == ""
 
 

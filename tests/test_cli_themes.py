@@ -3,6 +3,7 @@
 import json
 
 import pytest
+from test_cli import assert_bad_input
 from typer.testing import CliRunner
 
 from simcore.cli import app
@@ -11,16 +12,6 @@ from simcore.themeinfo import player_counts_text
 
 runner = CliRunner()
 CLASSIC_TEXT = (THEMES_DIR / "classic.toml").read_text()
-
-
-def assert_bad_input(result, *fragments):
-    assert result.exit_code == 2, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: ")
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
-    assert result.stdout == ""
 
 
 def test_themes_lists_every_shipped_theme():
