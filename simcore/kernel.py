@@ -12,6 +12,7 @@ from numba import njit
 from simcore.board import (
     count_playable_as,
     distance,
+    find_in_hand,
     find_in_play,
     find_name_in_play,
     find_playable_as,
@@ -40,6 +41,7 @@ from simcore.state import (
     S_N,
     S_NC,
     S_OVER,
+    S_TEMPERED,
     S_TURN,
     S_TURN_ACTIONS,
     S_WINNER,
@@ -58,11 +60,13 @@ from simcore.vocab import (
     A_DRAW_WHEN_EMPTY,
     A_STEAL_ON_DAMAGE,
     A_TAKE_ELIMINATED_CARDS,
+    A_TEMPERED,
     CF_BEER,
     CHK_BARREL,
     CHK_DRAW_EXTRA,
     CHK_DYNAMITE,
     CHK_JAIL,
+    CHK_NEW_HOPE,
     E_BANG,
     E_BANG_ANY,
     E_BARREL,
@@ -79,6 +83,7 @@ from simcore.vocab import (
     E_JAIL,
     E_MISSED,
     E_MUSTANG,
+    E_NEW_HOPE,
     E_SCOPE,
     E_STEAL,
     E_VOLCANIC,
@@ -94,6 +99,7 @@ from simcore.vocab import (
     RU_JAIL_ON_LEADER,
     RU_LEADER_EXTRA_LIFE,
     RU_LEADER_KILLS_DEPUTY_PENALTY,
+    RU_NEW_HOPE_HEAL,
     RU_NO_ONE_EFFECTS,
     RU_NO_REWARD_EFFECTS,
     RU_OUTLAW_REWARD,
@@ -112,6 +118,7 @@ from strategies.policy import (
     pick_from,
     put_back,
     sid_saves,
+    tempered_repeats,
 )
 
 # --- piles ------------------------------------------------------------------------------
@@ -550,6 +557,7 @@ def legal_actions(G, T, p):
             or e == E_WEAPON
             or e == E_VOLCANIC
             or e == E_DYNAMITE
+            or e == E_NEW_HOPE
         ):
             if find_name_in_play(G, T, p, T.card_name[c]) < 0:  # [C-10]
                 n = add_action(G, n, i, p, 0)
@@ -576,7 +584,7 @@ def resolve(G, T, W, p, k):
         if w >= 0:
             discard(G, take_from_table(G, p, w))
         put_in_play(G, p, c)
-    elif e == E_BARREL or e == E_SCOPE or e == E_MUSTANG or e == E_DYNAMITE:
+    elif e == E_BARREL or e == E_SCOPE or e == E_MUSTANG or e == E_DYNAMITE or e == E_NEW_HOPE:
         put_in_play(G, p, c)
     elif e == E_JAIL:
         put_in_play(G, tgt, c)  # [C-12] Jail goes in front of another player
@@ -585,6 +593,57 @@ def resolve(G, T, W, p, k):
     hand_emptied(G, p)
     if e == E_BANG or e == E_MISSED:  # a Missed! here is Calamity Janet's BANG! [A-03]
         G.s[S_BANGS] += 1
+    apply_effect(G, T, W, p, c, e, tgt, opt)
+    if G.ability[p] == A_TEMPERED:
+        tempered(G, T, W, p, c, e, tgt)
+
+
+@njit(cache=True)
+def tempered(G, T, W, p, c, e, tgt):
+    """[S-37] Tempered: once per turn, discard a BANG! card to repeat the effect of the
+    brown card just played (card c, effect e, on tgt), a BANG! effect too. The repeat is
+    not a card played: no BANG! counted. A steal or discard repeat takes a random hand card
+    of the target, or its first card in play when the hand is empty (ASSUMPTION)."""
+    if G.s[S_TEMPERED] or G.s[S_OVER] or G.alive[p] == 0:
+        return
+    if e == E_MISSED:
+        return  # Inventive's swap is another character's ability
+    if (
+        e == E_WEAPON
+        or e == E_VOLCANIC
+        or e == E_BARREL
+        or e == E_SCOPE
+        or e == E_MUSTANG
+        or e == E_DYNAMITE
+        or e == E_JAIL
+        or e == E_NEW_HOPE
+    ):
+        return  # blue cards stay in play: only red-bordered cards repeat
+    i = find_in_hand(G, T, p, E_BANG)
+    if i < 0:
+        return
+    if tgt != p and G.alive[tgt] == 0:
+        return
+    if e == E_STEAL or e == E_DISCARD_ANY:
+        if G.hand_n[tgt] == 0 and G.table_n[tgt] == 0:
+            return
+    if not tempered_repeats(G, T, W, p, c, tgt):
+        return
+    G.s[S_TEMPERED] = 1
+    discard_from_hand(G, p, i)
+    opt = -1
+    if (e == E_STEAL or e == E_DISCARD_ANY) and G.hand_n[tgt] == 0:
+        if G.table_n[tgt] == 0:
+            return  # a Thrifty target may have emptied and refilled: nothing left to take
+        opt = 0
+    apply_effect(G, T, W, p, c, e, tgt, opt)
+
+
+@njit(cache=True)
+def apply_effect(G, T, W, p, c, e, tgt, opt):
+    """The effect of card c (effect e) played by p on tgt with option opt, the card already
+    placed or discarded."""
+    if e == E_BANG or e == E_MISSED:
         record(G, p, tgt, True)
         bang_effect(G, T, W, p, tgt, True, E_BANG)
     elif e == E_BANG_ANY:
@@ -693,7 +752,8 @@ def pass_dynamite(G, T, p, c):
 
 @njit(cache=True)
 def start_of_turn(G, T, W, p):
-    """[C-29] Dynamite, then Jail. Returns False when p does not go on to draw and play."""
+    """[C-29] [S-32] Dynamite, then A New Hope, then Jail (checked last). Returns False when
+    p does not go on to draw and play."""
     slot = find_in_play(G, T, p, E_DYNAMITE)
     if slot >= 0:
         c = take_from_table(G, p, slot)
@@ -702,6 +762,14 @@ def start_of_turn(G, T, W, p):
             damage(G, T, W, p, T.rules[RU_DYNAMITE_DAMAGE], -1, -1, E_DYNAMITE)
             if G.s[S_OVER] or G.alive[p] == 0:
                 return False
+        else:
+            pass_dynamite(G, T, p, c)
+    slot = find_in_play(G, T, p, E_NEW_HOPE)
+    if slot >= 0:  # [S-31] on its check +new_hope_heal (never above max) and discarded
+        c = take_from_table(G, p, slot)
+        if check(G, T, p, CHK_NEW_HOPE, True):
+            discard(G, c)
+            heal(G, p, T.rules[RU_NEW_HOPE_HEAL])
         else:
             pass_dynamite(G, T, p, c)
     slot = find_in_play(G, T, p, E_JAIL)
@@ -718,6 +786,7 @@ def start_of_turn(G, T, W, p):
 def take_turn(G, T, W, p):
     G.s[S_BANGS] = 0
     G.s[S_TURN_ACTIONS] = 0
+    G.s[S_TEMPERED] = 0
     go_on = start_of_turn(G, T, W, p)
     verify(G, T)
     if not go_on:

@@ -22,7 +22,8 @@ S_ERR = 9  # checked mode: first invariant broken (ERR_*), 0 when none
 S_CHECKED = 10  # 1: assert invariants after every action
 S_CAPPED = 11  # 1: ended by the turn cap
 S_TURN_ACTIONS = 12  # plays made this turn
-N_S = 13
+S_TEMPERED = 13  # 1 once a `tempered` player has repeated a card this turn
+N_S = 14
 
 # invariant violations reported in checked mode
 ERR_CARDS = 1  # a card is missing or in two places

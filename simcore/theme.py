@@ -25,10 +25,11 @@ SECTIONS = ("theme", "roles", "rules", "role_table", "checks", "cards", "charact
 THEME_KEYS = ("id", "title", "description")
 CARD_KEYS = ("name", "effect", "value", "cost", "beer", "text", "copies")
 CHARACTER_KEYS = ("name", "life", "ability", "text")
-CHECK_KEYS = ("suits", "ranks")
+CHECK_KEYS = ("suits", "ranks", "symbols")
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS = ("C", "D", "H", "S")
+SYMBOL_RE = re.compile(r"[a-z][a-z0-9_]*")  # a symbol face: "cover", "trash_compactor"
 BYTE_MAX = 127  # int8 fields: value, cost, life
 RULE_INT_MAX = 2**31 - 1
 
@@ -38,6 +39,7 @@ CHECK_NEEDED_BY = {
     "jail": ({vocab.E_JAIL}, set()),
     "dynamite": ({vocab.E_DYNAMITE}, set()),
     "draw_extra": (set(), {vocab.A_DRAW_EXTRA_ON_CHECK}),
+    "new_hope": ({vocab.E_NEW_HOPE}, set()),
 }
 
 
@@ -114,6 +116,11 @@ def parse_face(face: str) -> tuple[str, str]:
     if rank not in RANKS or suit not in SUITS:
         raise ValueError(face)
     return rank, suit
+
+
+def is_symbol_face(face: Any) -> bool:
+    """A symbol face (Star Wars: "cover", "carbonite", ...): a lowercase name."""
+    return isinstance(face, str) and SYMBOL_RE.fullmatch(face) is not None
 
 
 def _one_line(text: str) -> str:
@@ -308,11 +315,13 @@ class _Compiler:
                 raise self.fail(f"{key}.copies", "must list at least one face, e.g. ['10H']")
             for j, face in enumerate(copies):
                 try:
-                    parse_face(face)
+                    if not is_symbol_face(face):
+                        parse_face(face)
                 except ValueError:
                     raise self.fail(
                         f"{key}.copies[{j}]",
-                        f"bad face {face!r} (rank {_allowed(RANKS)} + suit {_allowed(SUITS)})",
+                        f"bad face {face!r} (rank {_allowed(RANKS)} + suit {_allowed(SUITS)},"
+                        " or a symbol name: lowercase letters, digits, '_')",
                     ) from None
                 faces.append(face)
                 display.append(name)
@@ -401,6 +410,10 @@ class _Compiler:
                 raise self.fail(key, f"unknown check '{name}' (allowed: {_allowed(vocab.CHECKS)})")
             pred = self.table(pred, key)
             self.keys(pred, key, CHECK_KEYS)
+            bit = vocab.CHECKS[name]
+            if "symbols" in pred:
+                self.symbol_check(pred, key, faces, mask, bit)
+                continue
             suits = set(SUITS)
             if "suits" in pred:
                 s = pred["suits"]
@@ -410,8 +423,9 @@ class _Compiler:
                     )
                 suits = set(s)
             ranks = self.ranks(pred["ranks"], f"{key}.ranks") if "ranks" in pred else set(RANKS)
-            bit = vocab.CHECKS[name]
             for i, face in enumerate(faces):
+                if is_symbol_face(face):
+                    continue  # a suit/rank predicate never passes a symbol face
                 rank, suit = parse_face(face)
                 if rank in ranks and suit in suits:
                     mask[i] |= bit
@@ -423,6 +437,30 @@ class _Compiler:
                     f"checks.{name}", "missing: a card or character of this theme needs it"
                 )
         return mask
+
+    def symbol_check(
+        self, pred: dict[str, Any], key: str, faces: list[str], mask: list[int], bit: int
+    ) -> None:
+        """`{ symbols = [...] }`: a face passes when it is one of the listed symbols."""
+        if "suits" in pred or "ranks" in pred:
+            raise self.fail(key, "'symbols' cannot be combined with 'suits' or 'ranks'")
+        symbols = pred["symbols"]
+        if not isinstance(symbols, list) or not symbols or not all(map(is_symbol_face, symbols)):
+            raise self.fail(
+                f"{key}.symbols",
+                f"bad symbols {symbols!r} (a list of symbol names: lowercase letters, digits, '_')",
+            )
+        on_cards = {f for f in faces if is_symbol_face(f)}
+        for sym in symbols:
+            if sym not in on_cards:
+                raise self.fail(
+                    f"{key}.symbols",
+                    f"symbol {sym!r} is on no card's face"
+                    f" (faces: {_allowed(sorted(on_cards)) or 'no symbol faces'})",
+                )
+        for i, face in enumerate(faces):
+            if face in symbols:
+                mask[i] |= bit
 
     def rules(self, section: Any) -> tuple[np.ndarray, dict[str, Any]]:
         section = self.table(section, "rules")

@@ -26,7 +26,8 @@ E_WEAPON = 17  # blue, reach = value
 E_VOLCANIC = 18  # blue, reach = value, any number of BANG! cards
 E_BANG_ANY = 19  # Springfield: a BANG! effect on any player, any distance; not a BANG! card
 E_HEAL_ANY = 20  # Tequila: any one player, you included, +value life
-N_EFFECTS = 21
+E_NEW_HOPE = 21  # blue, A New Hope: passes like the Dynamite; on its check +rules.new_hope_heal
+N_EFFECTS = 22
 
 EFFECTS = {
     "bang": E_BANG,
@@ -49,10 +50,13 @@ EFFECTS = {
     "volcanic": E_VOLCANIC,
     "bang_any": E_BANG_ANY,
     "heal_any": E_HEAL_ANY,
+    "new_hope": E_NEW_HOPE,
 }
 
 # blue-bordered effects: they stay in play
-BLUE_EFFECTS = frozenset({E_BARREL, E_SCOPE, E_MUSTANG, E_JAIL, E_DYNAMITE, E_WEAPON, E_VOLCANIC})
+BLUE_EFFECTS = frozenset(
+    {E_BARREL, E_SCOPE, E_MUSTANG, E_JAIL, E_DYNAMITE, E_WEAPON, E_VOLCANIC, E_NEW_HOPE}
+)
 # effects whose `value` is meaningful, with its default
 EFFECT_DEFAULT_VALUE = {
     E_HEAL: 1,
@@ -87,7 +91,8 @@ A_DOUBLE_MISSED = 13  # Slab the Killer
 A_DRAW_WHEN_EMPTY = 14  # Suzy Lafayette
 A_TAKE_ELIMINATED_CARDS = 15  # Vulture Sam
 A_UNLIMITED_BANG = 16  # Willy the Kid
-N_ABILITIES = 17
+A_TEMPERED = 17  # Star Wars Tempered: once per turn, discard a BANG! to repeat a brown card
+N_ABILITIES = 18
 
 ABILITIES = {
     "none": A_NONE,
@@ -107,6 +112,7 @@ ABILITIES = {
     "draw_when_empty": A_DRAW_WHEN_EMPTY,
     "take_eliminated_cards": A_TAKE_ELIMINATED_CARDS,
     "unlimited_bang": A_UNLIMITED_BANG,
+    "tempered": A_TEMPERED,
 }
 
 # --- "draw!" checks: one bit per predicate in each card's check mask ------------------
@@ -114,11 +120,13 @@ CHK_BARREL = 1  # the Barrel (and Jourdonnais) cancels a BANG! effect
 CHK_JAIL = 2  # the jailed player escapes
 CHK_DYNAMITE = 4  # the Dynamite explodes
 CHK_DRAW_EXTRA = 8  # Black Jack draws one more card
+CHK_NEW_HOPE = 16  # A New Hope comes to your aid
 CHECKS = {
     "barrel": CHK_BARREL,
     "jail": CHK_JAIL,
     "dynamite": CHK_DYNAMITE,
     "draw_extra": CHK_DRAW_EXTRA,
+    "new_hope": CHK_NEW_HOPE,
 }
 
 # --- canonical roles and winning factions ---------------------------------------------
@@ -146,7 +154,8 @@ RU_JAIL_ON_LEADER = 7  # 1: Jail may be played on the leader
 RU_NO_ONE_EFFECTS = 8  # bitmask over effect codes: damage from these is caused by no one
 RU_NO_REWARD_EFFECTS = 9  # bitmask over effect codes: eliminations by these earn no reward
 RU_TURN_CAP = 10
-N_RULES = 11
+RU_NEW_HOPE_HEAL = 11  # life gained when a `new_hope` card's check passes
+N_RULES = 12
 
 # name in [rules] -> (index, default). List-valued rules (effect names) become bitmasks.
 RULES = {
@@ -161,4 +170,5 @@ RULES = {
     "damage_by_no_one": (RU_NO_ONE_EFFECTS, ["dynamite"]),
     "no_reward_effects": (RU_NO_REWARD_EFFECTS, []),
     "turn_cap": (RU_TURN_CAP, 1000),
+    "new_hope_heal": (RU_NEW_HOPE_HEAL, 2),
 }

@@ -25,7 +25,8 @@ P_DYNAMITE_LAW = 14  # 1: the leader, deputies and renegade play Dynamite too (0
 P_PERSONAL = 15  # P_PERSONAL + own role: weight of what the bot alone saw (attacks on it, help
 #                  to it) in its enemy scores, by the bot's own role
 P_VALUE = 19  # P_VALUE + effect code: how much the bot values holding a card of that effect
-N_PARAMS = P_VALUE + N_EFFECTS
+P_TEMPERED = P_VALUE + N_EFFECTS  # 1: a `tempered` player repeats a brown card when it helps
+N_PARAMS = P_TEMPERED + 1
 
 SCALARS = {
     "random": P_RANDOM,
@@ -43,6 +44,7 @@ SCALARS = {
     "spare_leader": P_SPARE_LEADER,
     "keep_heal": P_KEEP_HEAL,
     "dynamite_law": P_DYNAMITE_LAW,
+    "tempered": P_TEMPERED,
 }
 
 

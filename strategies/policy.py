@@ -39,6 +39,7 @@ from simcore.vocab import (
     E_JAIL,
     E_MISSED,
     E_MUSTANG,
+    E_NEW_HOPE,
     E_SCOPE,
     E_STEAL,
     E_VOLCANIC,
@@ -66,6 +67,7 @@ from strategies.params import (
     P_RENEGADE_TURN_ALIVE,
     P_SPARE_LEADER,
     P_STORE_PLAY,
+    P_TEMPERED,
     P_VALUE,
 )
 
@@ -230,6 +232,8 @@ def score_action(G, T, w, p, k, beer_works, my_reach):
         return 50.0 if hurt > 0 and G.enemy[tgt] < 0.0 else -1.0
     if e == E_GENERAL_STORE:
         return w[P_STORE_PLAY] if w[P_STORE_PLAY] > 0 else -1.0
+    if e == E_NEW_HOPE:  # it heals whoever passes its check first; it starts with you
+        return 15.0
     if e == E_DYNAMITE:
         if G.role[p] != R_OUTLAW and w[P_DYNAMITE_LAW] < 0.5:
             return -1.0  # a Dynamite going round hurts the side defending a leader
@@ -283,6 +287,41 @@ def choose_action(G, T, W, p, n):
             best_s = s
             best = k
     return best
+
+
+@njit(cache=True)
+def tempered_repeats(G, T, W, p, c, tgt):
+    """Tempered: discard a BANG! card to repeat brown card c (just played on tgt)? A scored
+    bot repeats what still helps: another hit, steal, discard or Duel on an enemy, a draw,
+    a heal while hurt, an area card that still hits more enemies than friends."""
+    if is_random(W, G, p):
+        return rng_coin(G.rng)
+    w = W[G.preset[p]]
+    if w[P_TEMPERED] < 0.5:
+        return False
+    e = T.card_effect[c]
+    if e == E_DRAW:
+        return True
+    missing = G.max_life[p] - G.life[p]
+    if e == E_HEAL:
+        if T.card_flags[c] & CF_BEER and n_alive(G) < T.rules[RU_BEER_MIN_PLAYERS]:
+            return False
+        return missing > 0
+    if e == E_HEAL_ALL:
+        return missing > 0
+    fill_enemy(G, w, p)
+    if e == E_HEAL_ANY:
+        return G.max_life[tgt] > G.life[tgt] and (tgt == p or G.enemy[tgt] < 0.0)
+    if e == E_GATLING or e == E_INDIANS:
+        return aoe_net(G, w, p) >= w[P_AOE_MIN_NET]
+    if e == E_BANG or e == E_BANG_ANY or e == E_STEAL or e == E_DISCARD_ANY:
+        return G.enemy[tgt] > w[P_ENEMY_MIN]
+    if e == E_DUEL:  # the BANG! discarded is one fewer to answer the Duel with
+        return (
+            G.enemy[tgt] > w[P_ENEMY_MIN]
+            and count_playable_as(G, T, p, E_BANG) - 1 >= w[P_DUEL_MIN_BANGS]
+        )
+    return False
 
 
 @njit(cache=True)

@@ -32,7 +32,7 @@ CLASSIC_TEXT = (THEMES_DIR / "classic.toml").read_text()
 def test_shipped_themes_load_under_their_file_names():
     """Each file in configs/themes/ is the theme whose id is its file name."""
     ids = shipped_themes()
-    assert {"classic", "classic_dodge_city", "walking_dead"} <= set(ids)
+    assert {"classic", "classic_dodge_city", "walking_dead", "star_wars"} <= set(ids)
     for theme_id in ids:
         theme = load_theme(theme_id)
         assert theme.id == theme_id
@@ -40,7 +40,7 @@ def test_shipped_themes_load_under_their_file_names():
         assert theme.player_counts() == [4, 5, 6, 7]
 
 
-@pytest.mark.parametrize("theme_id", ["classic_dodge_city", "walking_dead"])
+@pytest.mark.parametrize("theme_id", ["classic_dodge_city", "walking_dead", "star_wars"])
 def test_theme_files_mark_their_assumptions(theme_id):
     """The re-themed files name their assumptions as such (decks.md)."""
     text = (THEMES_DIR / f"{theme_id}.toml").read_text()

@@ -1,0 +1,375 @@
+"""Rules scenarios for BANG! Star Wars (configs/themes/star_wars.toml; checklist S-01 ..).
+
+Star Wars is the classic game re-skinned with checks on symbols instead of suits, A New Hope
+and the Tempered ability; the classic card and ability scenarios cover the rest card for
+card. Each docstring names the checklist IDs it covers and quotes the rulebook
+(shared/rules/star_wars.txt) verbatim; test_quotes_are_verbatim checks every quote.
+Faces are check symbols: "BANG!@cover" passes a Cover (or Lucky) check, "BANG!@new_hope"
+an A New Hope check, "Missed!@trash_compactor" sets off the Trash Compactor,
+"Missed!@carbonite" frees a player from Carbonite.
+Not yet modelled (so not tested here): Encounter with Destiny (S-06 .. S-18, S-40's
+destiny hits).
+"""
+
+from collections import Counter
+
+import pytest
+from scenario import Table, disc, targets
+
+from simcore import vocab
+from simcore.state import S_TEMPERED
+from simcore.theme import ThemeError, compile_theme, load_theme
+
+COVER = "BANG!@cover"
+NEW_HOPE = "BANG!@new_hope"
+CARBONITE = "Missed!@carbonite"
+COMPACTOR = "Missed!@trash_compactor"
+
+FOUR = ["leader", "renegade", "outlaw", "outlaw"]
+FIVE = ["leader", "renegade", "outlaw", "outlaw", "deputy"]
+
+
+def sw(chars=None, roles=FOUR) -> Table:
+    """A Star Wars table; Resilient acts only when hurt, so it is inert in most scenarios."""
+    return Table(chars or ["Resilient"] * len(roles), roles=roles, theme="star_wars")
+
+
+# --- S-01 .. S-05 the theme file -------------------------------------------------------------
+
+
+def test_roles_abilities_and_energy():
+    """[S-01] [S-02] Darth Vader, Imperial Stormtroopers, Rebels, the Bounty Hunter; 7
+    abilities at 4 energy; Vader +1.
+
+    Rulebook: "Darth Vader receives 1 additional energy token: for example, if an ability
+    card allows taking 3 energy tokens, Darth Vader takes 4." / "for 5 players: Darth Vader,
+    the Bounty Hunter, 1 Imperial Stormtrooper and 2 Rebels;"
+    """
+    theme = load_theme("star_wars")
+    assert theme.role_names == {
+        "leader": "Darth Vader",
+        "deputy": "Imperial Stormtrooper",
+        "outlaw": "Rebel",
+        "renegade": "Bounty Hunter",
+    }
+    assert Counter(theme.tables.roles[5, :5].tolist()) == {0: 1, 1: 1, 2: 2, 3: 1}
+    assert theme.character_lives == [4] * 7
+    assert dict(zip(theme.character_names, theme.character_abilities, strict=True)) == {
+        "Fearless": "builtin_scope",
+        "Lucky": "builtin_barrel",
+        "Resilient": "discard_two_heal",
+        "Tempered": "tempered",
+        "Thrifty": "draw_when_empty",
+        "Inventive": "bang_missed_swap",
+        "Accurate": "double_missed",
+    }
+    t = sw(["Tempered", "Lucky", "Thrifty", "Accurate"])
+    assert [t.life(p) for p in range(4)] == [5, 4, 4, 4]
+
+
+def test_deck_is_the_assumed_80_cards_with_four_symbols():
+    """[S-28] [S-29] [S-30] [S-31] The assumed deck (decks.md) and its check symbols.
+
+    Rulebook: "reveal the top card of the draw pile and see whether the symbol named in the
+    check text appears in its lower left corner."
+    """
+    theme = load_theme("star_wars")
+    counts = Counter(theme.card_display)
+    assert len(theme.card_faces) == 80
+    assert counts["BANG!"] == 25 and counts["Missed!"] == 12 and counts["Bacta Tank"] == 6
+    assert counts["Carbonite"] == 3 and counts["A New Hope"] == 1
+    assert Counter(theme.card_faces) == {
+        "cover": 20,
+        "carbonite": 20,
+        "trash_compactor": 20,
+        "new_hope": 20,
+    }
+    check = theme.tables.card_check
+    for name, face in [
+        ("barrel", "cover"),
+        ("jail", "carbonite"),
+        ("dynamite", "trash_compactor"),
+        ("new_hope", "new_hope"),
+    ]:
+        passing = {theme.card_faces[i] for i in range(80) if check[i] & vocab.CHECKS[name]}
+        assert passing == {face}, name
+
+
+def test_symbol_check_validation():
+    """Symbol predicates name symbols that some card carries, and stand alone."""
+    raw = load_theme("star_wars").raw
+    bad = dict(raw, checks=dict(raw["checks"], barrel={"symbols": ["covr"]}))
+    with pytest.raises(ThemeError, match=r"checks.barrel.symbols: symbol 'covr' is on no card"):
+        compile_theme(bad, "sw.toml")
+    bad = dict(raw, checks=dict(raw["checks"], barrel={"symbols": ["cover"], "suits": ["H"]}))
+    with pytest.raises(ThemeError, match="cannot be combined"):
+        compile_theme(bad, "sw.toml")
+    bad = dict(raw, checks=dict(raw["checks"], barrel={"suits": ["H"]}))
+    assert not (compile_theme(bad).tables.card_check & vocab.CHK_BARREL).any()
+    bad_face = [dict(raw["cards"][0], copies=["Cover!"])] + raw["cards"][1:]
+    with pytest.raises(ThemeError, match=r"cards\[0\].copies\[0\]: bad face 'Cover!'"):
+        compile_theme(dict(raw, cards=bad_face), "sw.toml")
+
+
+def test_eliminating_a_rebel_draws_three():
+    """[S-03] A Rebel eliminated by a BANG!: the attacker draws 3.
+
+    Rulebook: "If any player eliminates a Rebel (even if that player is a Rebel themselves),
+    that player must draw 3 cards from the draw pile as a reward."
+    """
+    t = sw()
+    t.set_life(3, 1)
+    t.give(0, "BANG!")
+    t.play(0, "BANG!", target=3)
+    assert not t.alive(3)
+    assert len(t.hand_names(0)) == 3
+
+
+def test_no_reward_for_a_rebel_eliminated_by_jawas():
+    """[S-04] [S-24] Jawas: no reward for the Rebel it eliminates.
+
+    Rulebook: "If a Rebel player is eliminated because of "Jawas", nobody receives a reward
+    for it."
+    """
+    t = sw()
+    t.set_life(3, 1)
+    t.give(0, "Jawas")
+    t.give(2, "BANG!")
+    t.play(0, "Jawas")
+    assert not t.alive(3)
+    assert t.hand_names(0) == []
+    assert t.life(1) == 3 and t.life(2) == 4 and t.hand_names(2) == []
+
+
+def test_no_reward_for_a_rebel_eliminated_by_the_trash_compactor():
+    """[S-05] [S-30] The Trash Compactor: no reward for the Rebel it eliminates.
+
+    Rulebook: "If a Rebel player is eliminated because of the "Trash Compactor", nobody
+    receives a reward for it."
+    """
+    t = sw()
+    assert set(load_theme("star_wars").rule_values["no_reward_effects"]) == {"indians", "dynamite"}
+    t.set_life(2, 3)
+    t.equip(2, "Trash Compactor")
+    t.stack(COMPACTOR)
+    assert not t.start_of_turn(2)
+    assert not t.alive(2)
+    assert all(t.hand_names(p) == [] for p in range(4))
+
+
+# --- S-28 .. S-32 checks ---------------------------------------------------------------------
+
+
+def test_cover_and_lucky_check_the_cover_symbol():
+    """[S-28] [S-35] Cover cancels a hit on the Cover symbol; Lucky with Cover checks twice.
+
+    Rulebook: "If you have "Cover", you may make a second check."
+    """
+    t = sw(["Resilient", "Lucky", "Resilient", "Resilient"])
+    t.equip(1, "Cover")
+    t.give(0, "BANG!")
+    t.stack(CARBONITE, COVER)
+    t.play(0, "BANG!", target=1)
+    assert t.life(1) == 4
+    assert disc(t)[-2:] == [CARBONITE, COVER]
+    t.new_turn(0)
+    t.give(0, "BANG!")
+    t.stack(CARBONITE, NEW_HOPE)
+    t.play(0, "BANG!", target=1)
+    assert t.life(1) == 3
+
+
+def test_carbonite_never_on_darth_vader():
+    """[S-29] Carbonite goes on any player but Darth Vader.
+
+    Rulebook: ""Carbonite" cannot be played on Darth Vader!"
+    """
+    t = sw()
+    t.give(1, "Carbonite")
+    assert targets(t, 1, "Carbonite") == [2, 3]
+
+
+@pytest.mark.parametrize(("face", "goes_on"), [(CARBONITE, True), (COVER, False)])
+def test_carbonite_check(face, goes_on):
+    """[S-29] Freed on the Carbonite symbol, else the turn is skipped; discarded either way.
+
+    Rulebook: "if they reveal a card with the Carbonite symbol in its lower left corner,
+    they are freed: they discard "Carbonite" and continue their turn;" / "if they reveal any
+    other card, they also discard "Carbonite", but skip their entire turn."
+    """
+    t = sw()
+    t.equip(2, "Carbonite")
+    t.stack(face)
+    assert t.start_of_turn(2) is goes_on
+    assert t.in_play(2) == []
+    assert disc(t)[0] == face and disc(t)[1].startswith("Carbonite@")
+
+
+def test_trash_compactor_on_its_symbol():
+    """[S-30] On its symbol: lose 3 energy and discard it.
+
+    Rulebook: "if the lower left corner of the revealed card has the trash-compactor symbol,
+    brace yourself for a dunking: lose 3 energy points and discard this card;"
+    """
+    t = sw()
+    t.equip(1, "Trash Compactor")
+    t.stack(COMPACTOR)
+    assert t.start_of_turn(1)
+    assert t.life(1) == 1 and t.in_play(1) == []
+    assert disc(t)[-1].startswith("Trash Compactor@")
+
+
+def test_trash_compactor_passes_left():
+    """[S-30] Without its symbol it passes to the player on the left.
+
+    Rulebook: "if the lower left corner of the revealed card does not have that symbol, pass
+    the "Trash Compactor" to the player on your left"
+    """
+    t = sw()
+    t.equip(1, "Trash Compactor")
+    t.stack(COVER)
+    assert t.start_of_turn(1)
+    assert t.life(1) == 4 and t.in_play(1) == [] and t.in_play(2) == ["Trash Compactor"]
+
+
+def test_a_new_hope_is_played_in_front_of_you():
+    """[S-31] A New Hope is a blue card played in front of yourself.
+
+    Rulebook: "You may play this card in front of you."
+    """
+    t = sw()
+    t.give(1, "A New Hope")
+    assert targets(t, 1, "A New Hope") == [1]
+    t.play(1, "A New Hope")
+    assert t.in_play(1) == ["A New Hope"]
+
+
+@pytest.mark.parametrize(("life", "after"), [(1, 3), (3, 4)])
+def test_a_new_hope_on_its_symbol(life, after):
+    """[S-31] [S-19] On its symbol: two energy, never above the starting energy; discarded.
+
+    Rulebook: "if the lower left corner of the revealed card has the A New Hope symbol, loyal
+    friends come to your aid: you receive two energy tokens and discard this card;" / "You
+    cannot receive more energy tokens than you had at the start of the game!"
+    """
+    t = sw()
+    t.set_life(1, life)
+    t.equip(1, "A New Hope")
+    t.stack(NEW_HOPE)
+    assert t.start_of_turn(1)
+    assert t.life(1) == after and t.in_play(1) == []
+    assert disc(t) == [NEW_HOPE, disc(t)[1]] and disc(t)[1].startswith("A New Hope@")
+
+
+def test_a_new_hope_passes_left():
+    """[S-31] Without its symbol it passes to the player on the left.
+
+    Rulebook: "if the lower left corner of the revealed card does not have that symbol, pass
+    "A New Hope" to the player on your left: at the start of their turn they will make the
+    same check."
+    """
+    t = sw()
+    t.set_life(3, 2)
+    t.equip(3, "A New Hope")
+    t.stack(COMPACTOR)
+    assert t.start_of_turn(3)
+    assert t.life(3) == 2 and t.in_play(3) == [] and t.in_play(0) == ["A New Hope"]
+
+
+def test_carbonite_is_checked_last():
+    """[S-32] Trash Compactor and A New Hope first (either order), Carbonite last.
+
+    Rulebook: "If you have several cards in play that require a check at the start of your
+    turn, always draw for "Carbonite" last. The checks for "A New Hope" and "Trash
+    Compactor" may be made in any order."
+    """
+    t = sw()
+    t.set_life(2, 2)
+    t.equip(2, "Carbonite", "A New Hope", "Trash Compactor")
+    t.stack(COVER, NEW_HOPE, "Bacta Tank@cover")
+    assert not t.start_of_turn(2)  # no Carbonite symbol: the turn is skipped
+    names = [d.split("@")[0] for d in disc(t)]
+    assert names == ["BANG!", "BANG!", "A New Hope", "Bacta Tank", "Carbonite"]
+    assert t.life(2) == 4  # A New Hope was checked before Carbonite skipped the turn
+    assert t.in_play(3) == ["Trash Compactor"]
+
+
+# --- S-37 Tempered ----------------------------------------------------------------------------
+
+
+def test_tempered_repeats_a_bang():
+    """[S-37] Tempered discards a BANG! to repeat a BANG! effect; the repeat is not a BANG!
+    card played.
+
+    Rulebook: "once per turn, you may discard a "BANG!" card to replay the effect of the card
+    with a red border that you have just played. This may be a "BANG!" effect."
+    """
+    t = sw(["Resilient", "Resilient", "Resilient", "Tempered"])
+    t.give(3, "BANG!@cover", "BANG!@carbonite")
+    t.play(3, "BANG!", target=0)
+    assert t.life(0) == 3
+    assert t.hand_names(3) == [] and t.bangs_played() == 1
+    assert sorted(disc(t)) == ["BANG!@carbonite", "BANG!@cover"]
+
+
+def test_tempered_once_per_turn():
+    """[S-37] Once per turn: a second card that turn is not repeated; the next turn may.
+
+    Rulebook: "Tempered (4): once per turn, you may discard a "BANG!" card"
+    """
+    t = sw(["Resilient", "Resilient", "Resilient", "Tempered"])
+    t.give(3, "Repair", "Repair", "BANG!", "BANG!")
+    t.play(3, "Repair")  # draws 2, then 2 more for a BANG!
+    assert len(t.hand_names(3)) == 6
+    t.play(3, "Repair")
+    assert len(t.hand_names(3)) == 7
+    assert t.hand_names(3).count("BANG!") >= 1
+    t.G.s[S_TEMPERED] = 0  # a new turn of the Tempered player
+    n = len(t.hand_names(3))
+    t.give(3, "Repair")
+    t.play(3, "Repair")
+    assert len(t.hand_names(3)) == n + 2 + 2 - 1
+
+
+def test_tempered_repeats_a_deception():
+    """[S-37] [S-21] A repeated Deception takes a second card from the same player.
+
+    Rulebook: "Take into your hand a card from a player at distance 1 from you (either a
+    random card from their hand or a card of your choice from their play area)."
+    """
+    t = sw(["Resilient", "Resilient", "Resilient", "Tempered"])
+    t.give(0, "Missed!", "Bacta Tank")
+    t.give(3, "Deception", "BANG!")
+    t.play(3, "Deception", target=0, opt=-1)
+    assert t.hand_names(0) == [] and t.hand_names(3) == ["Bacta Tank", "Missed!"]
+
+
+def test_tempered_repeats_only_red_cards():
+    """[S-37] A blue card is not repeated.
+
+    Rulebook: "the card with a red border that you have just played."
+    """
+    t = sw(["Resilient", "Resilient", "Resilient", "Tempered"])
+    t.give(3, "Cover", "BANG!")
+    t.play(3, "Cover")
+    assert t.hand_names(3) == ["BANG!"] and t.in_play(3) == ["Cover"]
+
+
+def test_tempered_bot_repeats_only_what_helps():
+    """[S-37] The bot does not spend a BANG! to heal at full energy (strategies: tempered)."""
+    t = sw(["Resilient", "Resilient", "Resilient", "Tempered"])
+    t.set_life(3, 3)
+    t.give(3, "Bacta Tank", "BANG!")
+    t.play(3, "Bacta Tank")
+    assert t.life(3) == 4 and t.hand_names(3) == ["BANG!"]
+    t.set_life(3, 2)
+    t.give(3, "Bacta Tank")
+    t.play(3, "Bacta Tank")  # still hurt after the first: repeated
+    assert t.life(3) == 4 and t.hand_names(3) == []
+
+
+def test_quotes_are_verbatim():
+    """Every quoted 'Rulebook:' passage in this file occurs in star_wars.txt."""
+    from quotes import assert_quotes_verbatim
+
+    assert_quotes_verbatim(__name__, "star_wars.txt")
