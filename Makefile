@@ -20,8 +20,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: setup
-	$(BIN)/bangsim run --theme classic --players 4-7 --games 200000 --seed 1 --out runs/default
-	$(BIN)/bangsim report runs/default
+	$(BIN)/bangsim experiment configs/experiments/default.toml --out runs/default
 	@echo "results: runs/default (manifest.json, seats/*.parquet); report: runs/default/report/index.html"
 
 test: setup

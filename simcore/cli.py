@@ -352,3 +352,77 @@ def tournament(
                 f"    {row['preset']:<12} {100 * row['rate']:5.1f}% "
                 f"[{100 * row['lower']:.1f}, {100 * row['upper']:.1f}]"
             )
+
+
+# --- experiments --------------------------------------------------------------------------
+
+
+@app.command()
+def experiment(
+    file: Annotated[Path, typer.Argument(help="Experiment file (TOML), see docs/experiments.md.")],
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Run folder to write (default: runs/<file name>); rerun to resume."),
+    ] = None,
+    games: Annotated[
+        int | None, typer.Option(help="Games per cell (replaces the file's experiment.games).")
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed (replaces the file's experiment.seed).")
+    ] = None,
+    threads: Annotated[
+        int | None, typer.Option(help="CPU threads to use (default: all cores).")
+    ] = None,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    render: Annotated[
+        bool, typer.Option("--report/--no-report", help="Render RUN/report/index.html after.")
+    ] = True,
+) -> None:
+    """Play a grid of configurations into one run folder and render one report comparing them.
+
+    The grid is themes x player counts x character pools x strategies x override values of
+    any theme setting (a rule, a card's copies, a character's life); each cell is labelled
+    like classic/5p/smart/leader_extra_life=2. The whole grid is validated before anything
+    is written; an interrupted experiment resumes when rerun.
+
+    Examples:
+
+    bangsim experiment configs/experiments/default.toml --out runs/default
+
+    bangsim experiment configs/experiments/leader_extra_life.toml --games 20000
+    """
+    from simcore.experiment import execute_experiment, plan_experiment
+    from simcore.experiment import pending_games as pending_experiment_games
+
+    try:
+        if threads is not None:
+            set_threads(threads)
+        plan = plan_experiment(file, out, games, seed)
+    except ValueError as e:
+        fail(str(e))
+    for skipped in plan.skipped:
+        typer.echo(f"skipped {skipped}: the theme has no role table for that many players")
+    pending = pending_experiment_games(plan)
+    start = time.perf_counter()
+    try:
+        execute_experiment(plan, progress=progress)
+    except RunFolderError as e:
+        fail(str(e))
+    except KeyboardInterrupt:
+        typer.echo(
+            "interrupted: complete chunks are kept; rerun the same command to resume", err=True
+        )
+        raise typer.Exit(130) from None
+    seconds = time.perf_counter() - start
+    played = played_text(pending, plan.total_games, seconds)
+    if not render:
+        typer.echo(f"{played} ({len(plan.cells)} cells); results: {plan.out}")
+        typer.echo(f"render the report with: bangsim report {plan.out}")
+        return
+    from reports.report import load_report, summary_lines, write_report
+
+    loaded = load_report(plan.out)
+    page = write_report(loaded)
+    typer.echo("\n".join(summary_lines(loaded)))
+    typer.echo(f"{played} ({len(plan.cells)} cells); results: {plan.out}")
+    typer.echo(f"report: {page}")
