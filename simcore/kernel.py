@@ -111,6 +111,8 @@ from simcore.vocab import (
 )
 from strategies.policy import (
     answer,
+    answer_with_bang,
+    cancel_hit,
     choose_action,
     jesse_source,
     lowest_value_card,
@@ -417,7 +419,7 @@ def bang_effect(G, T, W, att, p, bang_card, effect):
         if check(G, T, p, CHK_BARREL, True):
             cancels += 1
     rest = need - cancels
-    if rest > 0 and count_playable_as(G, T, p, E_MISSED) >= rest and answer(G, W, p):
+    if rest > 0 and count_playable_as(G, T, p, E_MISSED) >= rest and cancel_hit(G, W, p):
         for _ in range(rest):
             discard(G, take_from_hand(G, p, find_playable_as(G, T, p, E_MISSED)))
         hand_emptied(G, p)
@@ -434,7 +436,7 @@ def duel(G, T, W, att, p):
     other = att
     while True:
         i = find_playable_as(G, T, cur, E_BANG)
-        if i >= 0 and answer(G, W, cur):
+        if i >= 0 and answer_with_bang(G, T, W, cur):
             discard_from_hand(G, cur, i)
             t = cur
             cur = other
@@ -684,7 +686,7 @@ def apply_effect(G, T, W, p, c, e, tgt, opt):
                 bang_effect(G, T, W, p, q, False, E_GATLING)
             else:
                 j = find_playable_as(G, T, q, E_BANG)
-                if j >= 0 and answer(G, W, q):
+                if j >= 0 and answer_with_bang(G, T, W, q):
                     discard_from_hand(G, q, j)
                 else:
                     damage(G, T, W, q, 1, p, p, E_INDIANS)

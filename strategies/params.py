@@ -26,7 +26,9 @@ P_PERSONAL = 15  # P_PERSONAL + own role: weight of what the bot alone saw (atta
 #                  to it) in its enemy scores, by the bot's own role
 P_VALUE = 19  # P_VALUE + effect code: how much the bot values holding a card of that effect
 P_TEMPERED = P_VALUE + N_EFFECTS  # 1: a `tempered` player repeats a brown card when it helps
-N_PARAMS = P_TEMPERED + 1
+P_TAKE_HITS_ABOVE = P_TEMPERED + 1  # keep Missed! and take a BANG! hit above this life
+P_ANSWER_MIN_BANGS = P_TEMPERED + 2  # answer a Duel/Indians! with a BANG! holding this many
+N_PARAMS = P_TEMPERED + 3
 
 SCALARS = {
     "random": P_RANDOM,
@@ -45,6 +47,8 @@ SCALARS = {
     "keep_heal": P_KEEP_HEAL,
     "dynamite_law": P_DYNAMITE_LAW,
     "tempered": P_TEMPERED,
+    "take_hits_above": P_TAKE_HITS_ABOVE,
+    "answer_min_bangs": P_ANSWER_MIN_BANGS,
 }
 
 

@@ -51,6 +51,7 @@ from simcore.vocab import (
     RU_BEER_MIN_PLAYERS,
 )
 from strategies.params import (
+    P_ANSWER_MIN_BANGS,
     P_AOE_MIN_NET,
     P_DUEL_MIN_BANGS,
     P_DYNAMITE_LAW,
@@ -67,6 +68,7 @@ from strategies.params import (
     P_RENEGADE_TURN_ALIVE,
     P_SPARE_LEADER,
     P_STORE_PLAY,
+    P_TAKE_HITS_ABOVE,
     P_TEMPERED,
     P_VALUE,
 )
@@ -326,11 +328,30 @@ def tempered_repeats(G, T, W, p, c, tgt):
 
 @njit(cache=True)
 def answer(G, W, p):
-    """Yes/no answers where the sensible player always says yes: cancel a hit when able,
-    discard a BANG! to a Duel or Indians!, drink a Beer at a lethal hit."""
+    """Drink a Beer (or use Sid Ketchum's ability) at a lethal hit: always, for a scored bot."""
     if is_random(W, G, p):
         return rng_coin(G.rng)
     return True
+
+
+@njit(cache=True)
+def cancel_hit(G, W, p):
+    """Cancel a BANG! effect with Missed! cards (held in sufficient number)? A scored bot
+    takes the hit instead only above `take_hits_above` life."""
+    if is_random(W, G, p):
+        return rng_coin(G.rng)
+    return G.life[p] <= W[G.preset[p], P_TAKE_HITS_ABOVE]
+
+
+@njit(cache=True)
+def answer_with_bang(G, T, W, p):
+    """Discard a BANG! to a Duel or Indians! rather than lose a life? A scored bot does when
+    holding `answer_min_bangs` BANG!s or more, and always at 1 life."""
+    if is_random(W, G, p):
+        return rng_coin(G.rng)
+    if G.life[p] <= 1:
+        return True
+    return count_playable_as(G, T, p, E_BANG) >= W[G.preset[p], P_ANSWER_MIN_BANGS]
 
 
 @njit(cache=True)

@@ -11,6 +11,7 @@ from simcore.state import S_DECK_N, S_N, S_OVER, new_states
 from simcore.tables import pack_tables
 from simcore.theme import load_theme
 from simcore.vocab import RU_TURN_CAP
+from strategies.params import P_ANSWER_MIN_BANGS, P_TAKE_HITS_ABOVE
 from strategies.policy import choose_action, jesse_source, lowest_value_card
 from strategies.presets import resolve_strategy
 
@@ -186,3 +187,25 @@ def test_smart_is_the_default_and_seats_record_their_preset():
     names = np.array(block.preset_names)[block.preset]
     assert set(names[block.role == 2]) == {"aggressive"}
     assert set(names[block.role != 2]) == {"smart"}
+
+
+def test_answers_read_the_parameter_vector():
+    """Out-of-turn answers are parameters too: `answer_min_bangs` (answer a Duel with a
+    BANG! only holding that many, always at 1 life) and `take_hits_above` (keep Missed!
+    and take a hit above that life)."""
+    t = volcanic_table()
+    W = t.W.copy()
+    W[:, P_ANSWER_MIN_BANGS] = 2
+    W[:, P_TAKE_HITS_ABOVE] = 3
+    t.W = W
+    t.give(2, "Duel", "Duel").give(0, "BANG!")
+    t.play(2, "Duel", target=0)  # one BANG! in hand: the leader lets the Duel go
+    assert (t.life(0), t.hand_names(0)) == (4, ["BANG!"])
+    t.set_life(0, 1)
+    t.play(2, "Duel", target=0)  # at 1 life he answers; the outlaw holds no BANG!
+    assert (t.life(0), t.life(2), t.hand_names(0)) == (1, 3, [])
+    t.give(3, "BANG!", "BANG!").give(1, "Missed!").equip(3, "Winchester")
+    t.play(3, "BANG!", target=1)  # 4 life > 3: the renegade keeps its Missed!
+    assert (t.life(1), t.hand_names(1)) == (3, ["Missed!"])
+    t.new_turn(3).play(3, "BANG!", target=1)  # at 3 life it cancels
+    assert (t.life(1), t.hand_names(1)) == (3, [])
