@@ -108,7 +108,10 @@ def game_cells(seats: pl.LazyFrame) -> pl.LazyFrame:
     return (
         seats.filter(pl.col("seat") == 0)
         .group_by(*CONFIG_KEYS, "winner", "turns", "capped")
-        .agg(pl.len().cast(pl.Int64).alias("games"))
+        .agg(
+            pl.len().cast(pl.Int64).alias("games"),
+            pl.col("rounds").cast(pl.Int64).sum().alias("rounds"),  # summed over those games
+        )
     )
 
 
@@ -258,12 +261,14 @@ def effects_overall(cells: Cells, by: str = "character") -> pl.LazyFrame:
 
 
 def turn_histogram(cells: Cells) -> pl.LazyFrame:
-    """Per configuration and game length in turns: games, and how many of them were capped."""
+    """Per configuration and game length in turns: games, how many of them were capped, and
+    the rounds those games played in all."""
     return (
         cells.games.group_by(*CONFIG_KEYS, "turns")
         .agg(
             pl.col("games").sum().alias("games"),
             pl.col("games").filter(pl.col("capped")).sum().alias("capped"),
+            pl.col("rounds").sum().alias("rounds"),
         )
         .sort("players", "config", "turns")
     )
@@ -272,8 +277,8 @@ def turn_histogram(cells: Cells) -> pl.LazyFrame:
 def game_lengths(histogram: pl.LazyFrame) -> pl.LazyFrame:
     """Per configuration: games, capped, capped_share, mean_turns, p10, median, p90,
     max_turns (turns; a quantile q is the least length with at least q of games at or below
-    it) and mean_turns_per_player (mean turns / players: rounds if no one were eliminated, a
-    lower bound on rounds played). Takes `turn_histogram`, not seat rows: it is tiny."""
+    it) and mean_rounds (rounds begun: turns the leader started). Takes `turn_histogram`, not
+    seat rows: it is tiny."""
     turns = pl.col("turns").cast(pl.Int64)
     games = pl.col("games")
     total = games.sum()
@@ -290,13 +295,9 @@ def game_lengths(histogram: pl.LazyFrame) -> pl.LazyFrame:
             ((turns * games).sum() / total).alias("mean_turns"),
             *quantiles,
             turns.max().alias("max_turns"),
+            (pl.col("rounds").sum() / total).alias("mean_rounds"),
         )
-        .with_columns(
-            (pl.col("capped") / pl.col("games")).alias("capped_share"),
-            (pl.col("mean_turns") / pl.col("players").cast(pl.Float64)).alias(
-                "mean_turns_per_player"
-            ),
-        )
+        .with_columns((pl.col("capped") / pl.col("games")).alias("capped_share"))
         .sort("players", "config")
         .select(
             *CONFIG_KEYS,
@@ -306,7 +307,7 @@ def game_lengths(histogram: pl.LazyFrame) -> pl.LazyFrame:
             "mean_turns",
             *QUANTILES,
             "max_turns",
-            "mean_turns_per_player",
+            "mean_rounds",
         )
     )
 

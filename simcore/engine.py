@@ -12,7 +12,7 @@ from numba import config, get_thread_id, njit, prange
 
 from simcore.kernel import play_game
 from simcore.limits import BLOCK, MAX_PLAYERS, MIN_PLAYERS
-from simcore.state import ERRORS, S_CAPPED, S_ERR, S_TURN, S_WINNER, new_states
+from simcore.state import ERRORS, S_CAPPED, S_ERR, S_ROUNDS, S_TURN, S_WINNER, new_states
 from simcore.tables import pack_tables
 from simcore.theme import Theme, load_theme
 from simcore.vocab import R_DEPUTY, R_LEADER, R_OUTLAW, R_RENEGADE, W_LEADER, W_OUTLAW, W_RENEGADE
@@ -22,6 +22,7 @@ from strategies.presets import DEFAULT_PRESET, Strategy, resolve_strategy
 class GameBlock(NamedTuple):
     winner: np.ndarray  # int8[n]: vocab.W_*, W_NONE (-1) when capped
     turns: np.ndarray  # int16[n]
+    rounds: np.ndarray  # int16[n]: rounds begun (turns the leader started)
     capped: np.ndarray  # bool[n]
     role: np.ndarray  # int8[n, players]: seat 0 = the leader, then clockwise
     character: np.ndarray  # int16[n, players]: index into theme.character_names
@@ -40,7 +41,7 @@ def play_range(
     states, tables, W, pool, role_preset, players, seed, game0, b, n, checked, out_s, out_p
 ):
     """Work item b: games b*BLOCK .. of the block, on the running thread's state.
-    out_s[g] = (winner, turns, capped, error); out_p[g, q] = (role, character, alive)."""
+    out_s[g] = (winner, turns, capped, error, rounds); out_p[g, q] = (role, character, alive)."""
     G = states[get_thread_id()]  # setup_game resets every field: any state will do
     T = tables[0]
     for g in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
@@ -49,6 +50,7 @@ def play_range(
         out_s[g, 1] = G.s[S_TURN]
         out_s[g, 2] = G.s[S_CAPPED]
         out_s[g, 3] = G.s[S_ERR]
+        out_s[g, 4] = G.s[S_ROUNDS]
         for q in range(players):
             out_p[g, q, 0] = G.role[q]
             out_p[g, q, 1] = G.char[q]
@@ -113,7 +115,7 @@ def play_games(
         raise ValueError("seed must be between 0 and 2**63 - 1")
     strat = resolve_strategy(strategy)
     pool = character_pool(theme, characters, players)
-    out_s = np.zeros((games, 4), np.int64)
+    out_s = np.zeros((games, 5), np.int64)
     out_p = np.zeros((games, players, 3), np.int64)
     with np.errstate(over="ignore"):  # uint64 wraparound in the RNG under NUMBA_DISABLE_JIT
         play_block(
@@ -145,6 +147,7 @@ def play_games(
     return GameBlock(
         winner=winner,
         turns=out_s[:, 1].astype(np.int16),
+        rounds=out_s[:, 4].astype(np.int16),
         capped=out_s[:, 2].astype(bool),
         role=role,
         character=out_p[:, :, 1].astype(np.int16),

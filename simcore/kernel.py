@@ -41,6 +41,7 @@ from simcore.state import (
     S_N,
     S_NC,
     S_OVER,
+    S_ROUNDS,
     S_TEMPERED,
     S_TURN,
     S_TURN_ACTIONS,
@@ -889,6 +890,8 @@ def play_game(G, T, W, pool, role_preset, players, seed, game, checked):
         if G.s[S_TURN] >= T.rules[RU_TURN_CAP]:
             G.s[S_CAPPED] = 1
             break
+        if p == 0:
+            G.s[S_ROUNDS] += 1
         G.s[S_CUR] = p
         take_turn(G, T, W, p)
         G.s[S_TURN] += 1

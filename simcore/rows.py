@@ -30,6 +30,7 @@ SEAT_SCHEMA: dict[str, pl.DataType] = {
     "survived": pl.Boolean(),
     "winner": pl.String(),
     "turns": pl.UInt16(),
+    "rounds": pl.UInt16(),
     "capped": pl.Boolean(),
 }
 
@@ -62,6 +63,7 @@ def seat_frame(block: Any, theme: Theme, players: int, game0: int, config: str) 
             "survived": block.survived.reshape(-1).astype(np.bool_),
             "winner": _names(per_seat(block.winner), WINNER_NAMES, "winner", offset=1),
             "turns": per_seat(block.turns.astype(np.uint16)),
+            "rounds": per_seat(block.rounds.astype(np.uint16)),
             "capped": per_seat(block.capped.astype(np.bool_)),
         }
     )
@@ -95,6 +97,7 @@ def _names(codes: np.ndarray, names: Any, what: str, offset: int = 0) -> pl.Seri
 def _check_block(block: Any, n: int, players: int) -> None:
     expected = {
         "turns": (n,),
+        "rounds": (n,),
         "capped": (n,),
         "role": (n, players),
         "character": (n, players),

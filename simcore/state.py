@@ -23,7 +23,8 @@ S_CHECKED = 10  # 1: assert invariants after every action
 S_CAPPED = 11  # 1: ended by the turn cap
 S_TURN_ACTIONS = 12  # plays made this turn
 S_TEMPERED = 13  # 1 once a `tempered` player has repeated a card this turn
-N_S = 14
+S_ROUNDS = 14  # rounds begun: turns the leader has started (the game ends with his death)
+N_S = 15
 
 # invariant violations reported in checked mode
 ERR_CARDS = 1  # a card is missing or in two places

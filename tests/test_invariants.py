@@ -37,6 +37,10 @@ def test_invariants_hold_in_checked_mode(players, strategy):
     assert block.survived[block.winner == W_LEADER, 0].all()
     assert not block.survived[block.winner == W_OUTLAW, 0].any()
     assert (block.role[:, 0] == R_LEADER).all()
+    # rounds begun (the leader's turns): at least one turn and at most `players` turns each
+    assert (block.rounds >= 1).all()
+    assert (block.rounds <= block.turns).all()
+    assert (block.turns <= block.rounds.astype(int) * players).all()
 
 
 def test_mixed_strategies_checked():

@@ -52,8 +52,9 @@ def seat_frame(config: str, players: int, games) -> pl.DataFrame:
     for g, (winner, turns, capped, seats) in enumerate(games):
         for seat, (role, character) in enumerate(seats):
             won = SIDE_OF[role] == winner
+            rounds = -(-turns // players)  # a round per `players` turns, no one eliminated
             rows.append((config, "classic", players, g, seat, role, character, "basic", won,
-                         won, winner, turns, capped))  # fmt: skip
+                         won, winner, turns, rounds, capped))  # fmt: skip
     return pl.DataFrame(rows, schema=SEAT_SCHEMA, orient="row")
 
 
@@ -201,9 +202,9 @@ def test_game_lengths_and_histogram():
         {
             "config": [A4] * 4 + [B5] * 2, "theme": ["classic"] * 6,
             "players": [4] * 4 + [5] * 2, "turns": [10, 20, 30, 40, 12, 14],
-            "games": [1] * 6, "capped": [0, 0, 0, 1, 0, 0],
+            "games": [1] * 6, "capped": [0, 0, 0, 1, 0, 0], "rounds": [3, 5, 8, 10, 3, 3],
         },
-        KEYS | {"turns": pl.UInt16, "games": pl.Int64, "capped": pl.Int64},
+        KEYS | {"turns": pl.UInt16, "games": pl.Int64, "capped": pl.Int64, "rounds": pl.Int64},
     )  # fmt: skip
     assert_table(histogram, expected_histogram)
     # quantile q: the least length with at least q of games at or below it
@@ -212,11 +213,11 @@ def test_game_lengths_and_histogram():
             "config": [A4, B5], "theme": ["classic"] * 2, "players": [4, 5],
             "games": [4, 2], "capped": [1, 0], "capped_share": [0.25, 0.0],
             "mean_turns": [25.0, 13.0], "p10": [10, 12], "median": [20, 12], "p90": [40, 14],
-            "max_turns": [40, 14], "mean_turns_per_player": [6.25, 2.6],
+            "max_turns": [40, 14], "mean_rounds": [6.5, 3.0],
         },
         KEYS | {"games": pl.Int64, "capped": pl.Int64, "capped_share": pl.Float64,
                 "mean_turns": pl.Float64, "p10": pl.Int64, "median": pl.Int64,
-                "p90": pl.Int64, "max_turns": pl.Int64, "mean_turns_per_player": pl.Float64},
+                "p90": pl.Int64, "max_turns": pl.Int64, "mean_rounds": pl.Float64},
     )  # fmt: skip
     assert_table(game_lengths(histogram), expected)
 

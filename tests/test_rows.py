@@ -16,6 +16,7 @@ LE, OU, RE = vocab.R_LEADER, vocab.R_OUTLAW, vocab.R_RENEGADE
 class FakeBlock(NamedTuple):  # the fields of simcore.engine.GameBlock, by contract
     winner: np.ndarray
     turns: np.ndarray
+    rounds: np.ndarray
     capped: np.ndarray
     role: np.ndarray
     character: np.ndarray
@@ -30,6 +31,7 @@ def make_block() -> FakeBlock:
     return FakeBlock(
         winner=np.array([vocab.W_LEADER, vocab.W_OUTLAW, vocab.W_NONE], dtype=np.int8),
         turns=np.array([31, 12, 1000], dtype=np.int16),
+        rounds=np.array([8, 3, 250], dtype=np.int16),
         capped=np.array([False, False, True]),
         role=np.array([[LE, OU, RE, OU], [LE, RE, OU, OU], [LE, OU, OU, RE]], dtype=np.int8),
         character=np.array([[0, 1, 2, 3], [15, 14, 13, 12], [5, 6, 7, 8]], dtype=np.int16),
@@ -50,13 +52,13 @@ def test_schema_is_exactly_the_design_table(theme):
     assert df.schema == pl.Schema(SEAT_SCHEMA)
     assert df.columns == [
         "config", "theme", "players", "game", "seat", "role", "character", "strategy",
-        "won", "survived", "winner", "turns", "capped",
+        "won", "survived", "winner", "turns", "rounds", "capped",
     ]  # fmt: skip
     assert dict(df.schema) == {
         "config": pl.String, "theme": pl.String, "players": pl.UInt8, "game": pl.UInt64,
         "seat": pl.UInt8, "role": pl.String, "character": pl.String, "strategy": pl.String,
         "won": pl.Boolean, "survived": pl.Boolean, "winner": pl.String, "turns": pl.UInt16,
-        "capped": pl.Boolean,
+        "rounds": pl.UInt16, "capped": pl.Boolean,
     }  # fmt: skip
     assert empty_seat_frame().schema == df.schema
 
@@ -86,6 +88,7 @@ def test_values(theme):
     )
     assert df["winner"].to_list() == ["leader"] * 4 + ["outlaw"] * 4 + ["none"] * 4
     assert df["turns"].to_list() == [31] * 4 + [12] * 4 + [1000] * 4
+    assert df["rounds"].to_list() == [8] * 4 + [3] * 4 + [250] * 4
     assert df["capped"].to_list() == [False] * 8 + [True] * 4
     assert df["won"].to_list() == block.won.reshape(-1).tolist()
     assert df["survived"].to_list() == block.survived.reshape(-1).tolist()

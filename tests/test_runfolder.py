@@ -40,6 +40,7 @@ needs_engine = pytest.mark.skipif(
 class StandInBlock(NamedTuple):
     winner: np.ndarray
     turns: np.ndarray
+    rounds: np.ndarray
     capped: np.ndarray
     role: np.ndarray
     character: np.ndarray
@@ -60,6 +61,7 @@ def stand_in_chunk(study, chunk):
     block = StandInBlock(
         winner=winner,
         turns=(g % 50 + 5).astype(np.int16),
+        rounds=(g % 50 // p + 2).astype(np.int16),
         capped=np.zeros(n, bool),
         role=np.tile(roles, (n, 1)),
         character=((g[:, None] + np.arange(p)) % 16).astype(np.int16),
