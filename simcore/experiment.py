@@ -24,14 +24,12 @@ import itertools
 import json
 import math
 import re
-import time
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import polars as pl
-from tqdm.auto import tqdm
 
 from simcore import limits
 from simcore.api import (
@@ -45,19 +43,15 @@ from simcore.api import (
 from simcore.rows import seat_frame
 from simcore.runfolder import (
     DEFAULT_CHUNK_SIZE,
-    MANIFEST,
     MANIFEST_FORMAT,
     SEATS,
     _json_normal,
-    _locked,
     _now,
-    _remove_stale_temp_files,
-    _write_json_atomic,
     check_folder,
-    read_manifest,
+    pending_in,
     theme_digest,
     versions,
-    write_parquet_atomic,
+    write_chunks,
 )
 from simcore.theme import Theme, compile_theme, load_theme, shipped_themes
 
@@ -121,6 +115,10 @@ class CellChunk:
     @property
     def label(self) -> str:
         return self.cell.label
+
+    @property
+    def players(self) -> int:
+        return self.cell.players
 
 
 @dataclass(frozen=True)
@@ -510,54 +508,21 @@ def value_text(value: Any) -> str:
 
 def pending_games(exp: Experiment) -> int:
     """Games of `exp` not yet written to its folder (all of them for a new folder)."""
-    manifest = read_manifest(exp.out) if exp.out.is_dir() else None
-    listed = {c["file"] for c in manifest["chunks_done"]} if manifest else set()
-    done = {f for f in listed if (exp.out / f).is_file()}
-    return sum(c.games for c in exp.chunks if c.file not in done)
+    return pending_in(exp.out, exp.chunks)
 
 
 def execute_experiment(exp: Experiment, progress: bool = True) -> Path:
     """Play the chunks of `exp` not yet in its folder, writing each as it completes."""
-    out = exp.out
-    out.mkdir(parents=True, exist_ok=True)
-    with _locked(out):
-        manifest = check_folder(out, exp.request)  # again, under the lock
-        if manifest is None:
-            manifest = _new_manifest(exp)
-        manifest["sessions"].append({"started": _now(), "versions": versions()})
-        _write_json_atomic(out / MANIFEST, manifest)
-        (out / SEATS).mkdir(exist_ok=True)
-        _remove_stale_temp_files(out)
-
-        done = {c["file"]: c for c in manifest["chunks_done"] if (out / c["file"]).is_file()}
-        manifest["chunks_done"] = list(done.values())
-        todo = [c for c in exp.chunks if c.file not in done]
-        with tqdm(
-            total=exp.total_games,
-            initial=exp.total_games - sum(c.games for c in todo),
-            unit="games",
-            unit_scale=True,
-            disable=not progress,
-            dynamic_ncols=True,
-            desc=f"{exp.title} ({len(exp.cells)} cells)",
-        ) as bar:
-            for chunk in todo:
-                bar.set_postfix_str(chunk.label, refresh=False)
-                start = time.perf_counter()
-                frame = play_chunk(exp, chunk)
-                write_parquet_atomic(frame, out / chunk.file)
-                seconds = time.perf_counter() - start
-                manifest["chunks_done"].append(_chunk_record(chunk, seconds))
-                manifest["run_seconds"] = round(manifest["run_seconds"] + seconds, 3)
-                manifest["updated"] = _now()
-                _write_json_atomic(out / MANIFEST, manifest)
-                bar.update(chunk.games)
-        order = {c.file: i for i, c in enumerate(exp.chunks)}
-        manifest["chunks_done"].sort(key=lambda c: order.get(c["file"], len(order)))
-        manifest["complete"] = True
-        manifest["finished"] = manifest["finished"] or _now()
-        _write_json_atomic(out / MANIFEST, manifest)
-    return out
+    return write_chunks(
+        exp.out,
+        exp.request,
+        lambda: _new_manifest(exp),
+        exp.chunks,
+        f"{exp.title} ({len(exp.cells)} cells)",
+        lambda chunk: play_chunk(exp, chunk),
+        lambda chunk: chunk.label,
+        progress,
+    )
 
 
 def run_experiment(
@@ -636,18 +601,6 @@ def _new_manifest(exp: Experiment) -> dict[str, Any]:
         "complete": False,
         "sessions": [],
         "chunks_done": [],
-    }
-
-
-def _chunk_record(chunk: CellChunk, seconds: float) -> dict[str, Any]:
-    return {
-        "file": chunk.file,
-        "config": chunk.label,
-        "players": chunk.cell.players,
-        "chunk": chunk.index,
-        "game0": chunk.game0,
-        "games": chunk.games,
-        "seconds": round(seconds, 3),
     }
 
 

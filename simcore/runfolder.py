@@ -167,12 +167,28 @@ def plan_study(
 
 def execute_study(study: Study, progress: bool = True) -> Path:
     """Play the chunks of `study` not yet in its folder, writing each as it completes."""
-    out = study.out
+    return write_chunks(
+        study.out,
+        study.request,
+        lambda: _new_manifest(study),
+        study.chunks,
+        f"{study.theme.id} {','.join(map(str, study.players))}p",
+        lambda chunk: play_chunk(study, chunk),
+        lambda chunk: f"{chunk.players}p chunk {chunk.index}",
+        progress,
+    )
+
+
+def write_chunks(out, request, new_manifest, chunks, desc, play, postfix, progress) -> Path:
+    """The engine shared by `bangsim run` and `bangsim experiment`: under the folder lock,
+    play every chunk not yet written (`play(chunk)` -> seat rows), write each atomically and
+    rewrite the manifest after each (`new_manifest()` starts one), with a progress bar
+    (`desc`, `postfix(chunk)`). Chunks need `.file` and `.games`."""
     out.mkdir(parents=True, exist_ok=True)
     with _locked(out):
-        manifest = check_folder(out, study.request)  # again, under the lock
+        manifest = check_folder(out, request)  # again, under the lock
         if manifest is None:
-            manifest = _new_manifest(study)
+            manifest = new_manifest()
         manifest["sessions"].append({"started": _now(), "versions": versions()})
         _write_json_atomic(out / MANIFEST, manifest)
         (out / SEATS).mkdir(exist_ok=True)
@@ -180,20 +196,21 @@ def execute_study(study: Study, progress: bool = True) -> Path:
 
         done = {c["file"]: c for c in manifest["chunks_done"] if (out / c["file"]).is_file()}
         manifest["chunks_done"] = list(done.values())
-        todo = [c for c in study.chunks if c.file not in done]
+        todo = [c for c in chunks if c.file not in done]
+        total = sum(c.games for c in chunks)
         with tqdm(
-            total=study.total_games,
-            initial=study.total_games - sum(c.games for c in todo),
+            total=total,
+            initial=total - sum(c.games for c in todo),
             unit="games",
             unit_scale=True,
             disable=not progress,
             dynamic_ncols=True,
-            desc=f"{study.theme.id} {','.join(map(str, study.players))}p",
+            desc=desc,
         ) as bar:
             for chunk in todo:
-                bar.set_postfix_str(f"{chunk.players}p chunk {chunk.index}", refresh=False)
+                bar.set_postfix_str(postfix(chunk), refresh=False)
                 start = time.perf_counter()
-                frame = play_chunk(study, chunk)
+                frame = play(chunk)
                 write_parquet_atomic(frame, out / chunk.file)
                 seconds = time.perf_counter() - start
                 manifest["chunks_done"].append(_chunk_record(chunk, seconds))
@@ -201,7 +218,7 @@ def execute_study(study: Study, progress: bool = True) -> Path:
                 manifest["updated"] = _now()
                 _write_json_atomic(out / MANIFEST, manifest)
                 bar.update(chunk.games)
-        order = {c.file: i for i, c in enumerate(study.chunks)}
+        order = {c.file: i for i, c in enumerate(chunks)}
         manifest["chunks_done"].sort(key=lambda c: order.get(c["file"], len(order)))
         manifest["complete"] = True
         manifest["finished"] = manifest["finished"] or _now()
@@ -211,10 +228,15 @@ def execute_study(study: Study, progress: bool = True) -> Path:
 
 def pending_games(study: Study) -> int:
     """Games of `study` not yet written to its folder (all of them for a new folder)."""
-    manifest = read_manifest(study.out) if study.out.is_dir() else None
+    return pending_in(study.out, study.chunks)
+
+
+def pending_in(out: Path, chunks) -> int:
+    """Games of `chunks` not yet written to folder `out` (all of them for a new folder)."""
+    manifest = read_manifest(out) if out.is_dir() else None
     listed = {c["file"] for c in manifest["chunks_done"]} if manifest else set()
-    done = {f for f in listed if (study.out / f).is_file()}
-    return sum(c.games for c in study.chunks if c.file not in done)
+    done = {f for f in listed if (out / f).is_file()}
+    return sum(c.games for c in chunks if c.file not in done)
 
 
 def play_chunk(study: Study, chunk: Chunk) -> pl.DataFrame:
@@ -313,7 +335,8 @@ def _new_manifest(study: Study) -> dict[str, Any]:
     }
 
 
-def _chunk_record(chunk: Chunk, seconds: float) -> dict[str, Any]:
+def _chunk_record(chunk: Any, seconds: float) -> dict[str, Any]:
+    """A chunk's manifest line: any chunk with file, label, players, index, game0, games."""
     return {
         "file": chunk.file,
         "config": chunk.label,
