@@ -101,9 +101,17 @@ def run(
     except ValueError as e:
         fail(str(e))
     pending = pending_games(study)
+    seconds = play_timed(lambda: execute_study(study, progress=progress))
+    typer.echo(summary_text(out, study.theme))
+    typer.echo(played_text(pending, study.total_games, seconds) + f"; results: {out}")
+
+
+def play_timed(execute) -> float:
+    """Run `execute()` (writes a run folder); seconds it took. A folder error is one line
+    and exit 2; Ctrl-C keeps the complete chunks and exits 130."""
     start = time.perf_counter()
     try:
-        execute_study(study, progress=progress)
+        execute()
     except RunFolderError as e:
         fail(str(e))
     except KeyboardInterrupt:
@@ -111,9 +119,7 @@ def run(
             "interrupted: complete chunks are kept; rerun the same command to resume", err=True
         )
         raise typer.Exit(130) from None
-    seconds = time.perf_counter() - start
-    typer.echo(summary_text(out, study.theme))
-    typer.echo(played_text(pending, study.total_games, seconds) + f"; results: {out}")
+    return time.perf_counter() - start
 
 
 def played_text(played: int, total: int, seconds: float) -> str:
@@ -403,17 +409,7 @@ def experiment(
     for skipped in plan.skipped:
         typer.echo(f"skipped {skipped}: the theme has no role table for that many players")
     pending = pending_experiment_games(plan)
-    start = time.perf_counter()
-    try:
-        execute_experiment(plan, progress=progress)
-    except RunFolderError as e:
-        fail(str(e))
-    except KeyboardInterrupt:
-        typer.echo(
-            "interrupted: complete chunks are kept; rerun the same command to resume", err=True
-        )
-        raise typer.Exit(130) from None
-    seconds = time.perf_counter() - start
+    seconds = play_timed(lambda: execute_experiment(plan, progress=progress))
     played = played_text(pending, plan.total_games, seconds)
     if not render:
         typer.echo(f"{played} ({len(plan.cells)} cells); results: {plan.out}")

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from test_cli import assert_bad_input
 from typer.testing import CliRunner
 
 import simcore
@@ -28,17 +29,6 @@ def write(tmp_path: Path, text: str, name: str = "exp.toml") -> Path:
 
 def cli(*args: str):
     return runner.invoke(app, ["experiment", *args])
-
-
-def assert_bad_input(result, *fragments):
-    """One line on stderr, `error: ...` naming every fragment, exit 2, nothing on stdout."""
-    assert result.exit_code == 2, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: ")
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
-    assert result.stdout == ""
 
 
 # --- planning: no engine, nothing written --------------------------------------------------
