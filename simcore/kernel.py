@@ -68,6 +68,13 @@ from simcore.vocab import (
     CHK_DYNAMITE,
     CHK_JAIL,
     CHK_NEW_HOPE,
+    D_ATTACKER_LOSES,
+    D_DRAW,
+    D_HIT_ALL,
+    D_OTHER_GAINS,
+    D_OTHERS_DISCARD,
+    D_SWAP_HANDS,
+    D_TAKE,
     E_BANG,
     E_BANG_ANY,
     E_BARREL,
@@ -115,6 +122,7 @@ from strategies.policy import (
     answer_with_bang,
     cancel_hit,
     choose_action,
+    destiny_friend,
     jesse_source,
     lowest_value_card,
     pedro_takes_discard,
@@ -421,12 +429,88 @@ def bang_effect(G, T, W, att, p, bang_card, effect):
             cancels += 1
     rest = need - cancels
     if rest > 0 and count_playable_as(G, T, p, E_MISSED) >= rest and cancel_hit(G, W, p):
-        for _ in range(rest):
-            discard(G, take_from_hand(G, p, find_playable_as(G, T, p, E_MISSED)))
+        f1 = 0
+        f2 = 0
+        low = G.life[p] <= 2  # [S-06] Encounter with Destiny at 2 life or less
+        for j in range(rest):
+            m = take_from_hand(G, p, find_playable_as(G, T, p, E_MISSED))
+            discard(G, m)
+            if low and T.card_effect[m] == E_MISSED:  # not a BANG! as Missed! [S-07]
+                if j == 0:
+                    f1 = T.card_destiny[m]
+                else:
+                    f2 = T.card_destiny[m]
         hand_emptied(G, p)
         rest = 0
+        if f1 != 0:
+            missed_destiny(G, T, W, att, p, f1)
+        if f2 != 0:
+            missed_destiny(G, T, W, att, p, f2)
     if rest > 0:
         damage(G, T, W, p, 1, att, att, effect)
+
+
+@njit(cache=True)
+def missed_destiny(G, T, W, att, p, f):
+    """[S-12] [S-13] [S-14] The Encounter with Destiny of a Missed! p played against att's
+    hit: draw a card; att loses 1 life (caused by p, not a BANG!); or p and att swap hands."""
+    if f == D_DRAW:
+        draw_to_hand(G, p, 1)
+        return
+    if G.s[S_OVER] or att < 0 or att == p or G.alive[att] == 0 or G.alive[p] == 0:
+        return
+    if f == D_ATTACKER_LOSES:
+        record(G, p, att, True)
+        damage(G, T, W, att, 1, p, p, E_MISSED)
+    elif f == D_SWAP_HANDS:
+        n = max(G.hand_n[p], G.hand_n[att])
+        for i in range(n):
+            t = G.hand[p, i]
+            G.hand[p, i] = G.hand[att, i]
+            G.hand[att, i] = t
+        t = G.hand_n[p]
+        G.hand_n[p] = G.hand_n[att]
+        G.hand_n[att] = t
+        hand_emptied(G, p)
+        hand_emptied(G, att)
+
+
+@njit(cache=True)
+def destiny(G, T, W, p, f, tgt):
+    """[S-06] [S-08] [S-09] [S-10] [S-11] [S-15] [S-16] The Encounter with Destiny of the
+    BANG!, Bacta Tank or Repair p plays (on tgt), applied before the basic effect
+    (ASSUMPTION: the fixed order the player would pick: take or discard first, then shoot;
+    a Bacta Tank's extra effect before its heal, which would lift p above 2). D_HIT_ALL
+    replaces the basic effect: a BANG! effect on every other player, clockwise from p
+    (an Accurate player's need 2 Missed! [S-40])."""
+    if f == D_DRAW:
+        draw_to_hand(G, p, 1)
+    elif f == D_TAKE:
+        if G.hand_n[tgt] > 0:
+            to_hand(G, p, take_card(G, tgt, -1))
+        elif G.table_n[tgt] > 0:
+            to_hand(G, p, take_card(G, tgt, 0))
+    elif f == D_OTHERS_DISCARD:
+        ns = G.s[S_N]
+        for step in range(1, ns):
+            q = (p + step) % ns
+            if G.alive[q] and G.hand_n[q] > 0:
+                discard_from_hand(G, q, lowest_value_card(G, T, W, q, -1))
+    elif f == D_HIT_ALL:
+        ns = G.s[S_N]
+        for step in range(1, ns):
+            q = (p + step) % ns
+            if G.alive[q] == 0:
+                continue
+            bang_effect(G, T, W, p, q, True, E_BANG)
+            if G.s[S_OVER] or G.alive[p] == 0:
+                return
+    elif f == D_OTHER_GAINS:
+        if n_alive(G) > 2:
+            q = destiny_friend(G, W, p)
+            if q >= 0:
+                record(G, p, q, False)
+                heal(G, q, 1)
 
 
 @njit(cache=True)
@@ -580,6 +664,9 @@ def resolve(G, T, W, p, k):
         return
     c = take_from_hand(G, p, i)
     e = T.card_effect[c]
+    fate = T.card_destiny[c] if G.life[p] <= 2 else 0  # [S-06] at the moment it is played
+    if e == E_MISSED:
+        fate = 0  # [S-07] Inventive's Missed! as a BANG!: no destiny
     for _ in range(T.card_cost[c]):  # [D-03] [D-04] [D-05] discard one other card
         discard(G, take_from_hand(G, p, lowest_value_card(G, T, W, p, -1)))
     if e == E_WEAPON or e == E_VOLCANIC:  # [C-11] a new weapon replaces the old one
@@ -596,7 +683,12 @@ def resolve(G, T, W, p, k):
     hand_emptied(G, p)
     if e == E_BANG or e == E_MISSED:  # a Missed! here is Calamity Janet's BANG! [A-03]
         G.s[S_BANGS] += 1
-    apply_effect(G, T, W, p, c, e, tgt, opt)
+    if fate != 0:
+        destiny(G, T, W, p, fate, tgt)
+        if G.s[S_OVER] or G.alive[p] == 0:
+            return
+    if fate != D_HIT_ALL:
+        apply_effect(G, T, W, p, c, e, tgt, opt)
     if G.ability[p] == A_TEMPERED:
         tempered(G, T, W, p, c, e, tgt)
 
@@ -691,7 +783,7 @@ def apply_effect(G, T, W, p, c, e, tgt, opt):
                     discard_from_hand(G, q, j)
                 else:
                     damage(G, T, W, q, 1, p, p, E_INDIANS)
-            if G.s[S_OVER]:
+            if G.s[S_OVER] or G.alive[p] == 0:
                 return
 
 

@@ -19,6 +19,7 @@ class Tables(NamedTuple):
         np.ndarray
     )  # int32[n_cards]: bitmask of the "draw!" predicates (vocab.CHK_*) its face passes
     card_flags: np.ndarray  # int32[n_cards]: per-card rule flags (vocab.CF_*: CF_BEER)
+    card_destiny: np.ndarray  # int8[n_cards]: Encounter with Destiny code (vocab.D_*), 0 none
     char_life: np.ndarray  # int8[n_characters]: printed life
     char_ability: np.ndarray  # int8[n_characters]: ability code (vocab.A_*)
     roles: (
@@ -37,6 +38,7 @@ TABLES_DTYPE = np.dtype(
         ("card_name", np.int64, (MAX_CARDS,)),
         ("card_check", np.int64, (MAX_CARDS,)),
         ("card_flags", np.int64, (MAX_CARDS,)),
+        ("card_destiny", np.int64, (MAX_CARDS,)),
         ("char_life", np.int64, (MAX_CHARACTERS,)),
         ("char_ability", np.int64, (MAX_CHARACTERS,)),
         ("roles", np.int64, (MAX_PLAYERS + 1, MAX_PLAYERS)),
@@ -58,6 +60,7 @@ def pack_tables(t: Tables) -> np.recarray:
         "card_name",
         "card_check",
         "card_flags",
+        "card_destiny",
     ):
         rec[field][0, :n] = getattr(t, field)
     m = len(t.char_life)

@@ -23,7 +23,7 @@ THEMES_DIR = Path(__file__).resolve().parent.parent / "configs" / "themes"
 
 SECTIONS = ("theme", "roles", "rules", "role_table", "checks", "cards", "characters")
 THEME_KEYS = ("id", "title", "description")
-CARD_KEYS = ("name", "effect", "value", "cost", "beer", "text", "copies")
+CARD_KEYS = ("name", "effect", "value", "cost", "beer", "text", "copies", "destiny")
 CHARACTER_KEYS = ("name", "life", "ability", "text")
 CHECK_KEYS = ("suits", "ranks", "symbols")
 
@@ -171,7 +171,7 @@ class _Compiler:
         theme_id, title = self.theme_section(raw.get("theme"))
         role_names = self.roles(raw.get("roles", {}))
         roles, counts = self.role_table(raw.get("role_table"))
-        card_names, faces, display, effect, value, cost, flags, name_idx = self.cards(
+        card_names, faces, display, effect, value, cost, flags, name_idx, destiny = self.cards(
             raw.get("cards")
         )
         char_names, lives, abilities = self.characters(raw.get("characters"), max(counts))
@@ -184,6 +184,7 @@ class _Compiler:
             card_name=np.array(name_idx, dtype=np.int16),
             card_check=np.array(check, dtype=np.int32),
             card_flags=np.array(flags, dtype=np.int32),
+            card_destiny=np.array(destiny, dtype=np.int8),
             char_life=np.array(lives, dtype=np.int8),
             char_ability=np.array(abilities, dtype=np.int8),
             roles=roles,
@@ -278,6 +279,7 @@ class _Compiler:
         cost: list[int] = []
         flags: list[int] = []
         name_idx: list[int] = []
+        destiny: list[int] = []
         for i, card in enumerate(section):
             key = f"cards[{i}]"
             card = self.table(card, key)
@@ -330,10 +332,38 @@ class _Compiler:
                 cost.append(cst)
                 flags.append(flag)
                 name_idx.append(len(names))
+            destiny += self.card_destiny(card, key, code, len(copies))
             names.append(name)
         if len(faces) > limits.MAX_CARDS:
             raise self.fail("cards", f"{len(faces)} cards (allowed: at most {limits.MAX_CARDS})")
-        return names, faces, display, effect, value, cost, flags, name_idx
+        return names, faces, display, effect, value, cost, flags, name_idx, destiny
+
+    def card_destiny(self, card: dict[str, Any], key: str, effect: int, n: int) -> list[int]:
+        """vocab.D_* code of each copy: `destiny`, a list aligned with `copies` ("" or
+        "none" for a copy without one); default none for every copy."""
+        if "destiny" not in card:
+            return [vocab.D_NONE] * n
+        names = card["destiny"]
+        if not isinstance(names, list) or len(names) != n:
+            raise self.fail(f"{key}.destiny", f"must be a list as long as copies ({n} entries)")
+        codes = []
+        for j, name in enumerate(names):
+            if name == "":
+                name = "none"
+            if not isinstance(name, str) or name not in vocab.DESTINIES:
+                raise self.fail(
+                    f"{key}.destiny[{j}]",
+                    f"unknown destiny {name!r} (allowed: {_allowed(vocab.DESTINIES)})",
+                )
+            code = vocab.DESTINIES[name]
+            if code != vocab.D_NONE and effect not in vocab.DESTINY_EFFECTS[code]:
+                allowed = [e for e, c in vocab.EFFECTS.items() if c in vocab.DESTINY_EFFECTS[code]]
+                raise self.fail(
+                    f"{key}.destiny[{j}]",
+                    f"destiny {name!r} only on effects {_allowed(allowed)}",
+                )
+            codes.append(code)
+        return codes
 
     def card_flags(self, card: dict[str, Any], key: str, effect: int) -> int:
         """vocab.CF_* bits of one card: `beer` (heal cards only, default true)."""

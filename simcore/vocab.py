@@ -73,6 +73,39 @@ EFFECT_DEFAULT_VALUE = {
 # alive. Whisky is a heal that is not a Beer.
 CF_BEER = 1
 
+# --- Encounter with Destiny: codes of Tables.card_destiny (Star Wars) ------------------
+# A card copy's extra effect, applied with the card when its player has 2 life or less at
+# the moment it is played (never when discarded instead of played, never on a repeat).
+D_NONE = 0
+D_DRAW = 1  # bang / missed / heal / draw: draw a card
+D_TAKE = 2  # bang: take a card from the target (random from hand, else its first in play)
+D_OTHERS_DISCARD = 3  # bang: each other player discards a card from hand
+D_HIT_ALL = 4  # bang: instead of the basic effect, a BANG! effect on every other player
+D_ATTACKER_LOSES = 5  # missed: the attacker loses 1 life (caused by the defender)
+D_SWAP_HANDS = 6  # missed: swap hands with the attacker
+D_OTHER_GAINS = 7  # heal: another player +1 life (not with two players left)
+DESTINIES = {
+    "none": D_NONE,
+    "draw": D_DRAW,
+    "take": D_TAKE,
+    "others_discard": D_OTHERS_DISCARD,
+    "hit_all": D_HIT_ALL,
+    "attacker_loses": D_ATTACKER_LOSES,
+    "swap_hands": D_SWAP_HANDS,
+    "other_gains": D_OTHER_GAINS,
+}
+DESTINIES_BY_CODE = {code: name for name, code in DESTINIES.items()}
+# the effects each destiny code may appear on
+DESTINY_EFFECTS = {
+    D_DRAW: frozenset({E_BANG, E_MISSED, E_HEAL, E_DRAW}),
+    D_TAKE: frozenset({E_BANG}),
+    D_OTHERS_DISCARD: frozenset({E_BANG}),
+    D_HIT_ALL: frozenset({E_BANG}),
+    D_ATTACKER_LOSES: frozenset({E_MISSED}),
+    D_SWAP_HANDS: frozenset({E_MISSED}),
+    D_OTHER_GAINS: frozenset({E_HEAL}),
+}
+
 # --- character abilities -------------------------------------------------------------
 A_NONE = 0
 A_DRAW_ON_DAMAGE = 1  # Bart Cassidy

@@ -179,6 +179,32 @@ def lowest_value_card(G, T, W, p, skip):
 
 
 @njit(cache=True)
+def destiny_friend(G, W, p):
+    """[S-16] Who gets p's Encounter with Destiny +1 life: the friendliest hurt non-enemy
+    (lowest enemy score, then lowest life); else a player at full life (wasted, better than
+    helping an enemy); else the least hostile hurt player. -1 when no other player lives."""
+    fill_enemy(G, W[G.preset[p]], p)
+    best = -1
+    best_s = 1e18
+    full = -1
+    for q in range(G.s[S_N]):
+        if q == p or G.alive[q] == 0:
+            continue
+        if G.life[q] >= G.max_life[q]:
+            full = q
+            continue
+        s = G.enemy[q] * 100.0 + G.life[q]
+        if s < best_s:
+            best_s = s
+            best = q
+    if best >= 0 and G.enemy[best] <= 0.0:
+        return best
+    if full >= 0:
+        return full
+    return best
+
+
+@njit(cache=True)
 def aoe_net(G, w, p):
     """Enemies minus friends among the other living players (the leader counts triple);
     reads G.enemy (fill_enemy)."""

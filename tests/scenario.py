@@ -11,7 +11,8 @@ A `Table` is one game state built by hand; its methods call the real kernel func
     assert t.life(1) == 4 and t.hand_names(1) == []
 
 Cards are named by the theme's card name, optionally with a face: "Missed!" takes any copy,
-"Barrel@QS" the Barrel with face QS. Every card stays somewhere: a Table starts with all
+"Barrel@QS" the Barrel with face QS, "BANG!#take" a copy with that Encounter with
+Destiny ("#none": a copy without one). Every card stays somewhere: a Table starts with all
 cards in the draw pile, and give/equip/stack/to_discard move them from wherever they are.
 """
 
@@ -36,7 +37,7 @@ from simcore.state import (
 )
 from simcore.tables import pack_tables
 from simcore.theme import load_theme
-from simcore.vocab import ROLES, WINNERS
+from simcore.vocab import DESTINIES, ROLES, WINNERS
 from strategies.presets import resolve_strategy
 
 
@@ -87,13 +88,17 @@ class Table:
     # --- building the state -----------------------------------------------------------
 
     def card_ids(self, spec: str) -> list[int]:
+        spec, _, fate = spec.partition("#")
         name, _, face = spec.partition("@")
+        code = DESTINIES[fate] if fate else None
         ids = [
             i
             for i, (n, f) in enumerate(
                 zip(self.theme.card_display, self.theme.card_faces, strict=True)
             )
-            if n == name and (not face or f == face)
+            if n == name
+            and (not face or f == face)
+            and (code is None or self.theme.tables.card_destiny[i] == code)
         ]
         if not ids:
             raise KeyError(f"no card {spec!r} in theme {self.theme.id!r}")

@@ -7,8 +7,8 @@ card. Each docstring names the checklist IDs it covers and quotes the rulebook
 Faces are check symbols: "BANG!@cover" passes a Cover (or Lucky) check, "BANG!@new_hope"
 an A New Hope check, "Missed!@trash_compactor" sets off the Trash Compactor,
 "Missed!@carbonite" frees a player from Carbonite.
-Not yet modelled (so not tested here): Encounter with Destiny (S-06 .. S-18, S-40's
-destiny hits).
+Encounter with Destiny copies are named by their extra effect: "BANG!#take",
+"Missed!#none" (scenario.Table.card_ids).
 """
 
 from collections import Counter
@@ -17,7 +17,7 @@ import pytest
 from scenario import Table, disc, targets
 
 from simcore import vocab
-from simcore.state import S_TEMPERED
+from simcore.state import S_BANGS, S_TEMPERED
 from simcore.theme import ThemeError, compile_theme, load_theme
 
 COVER = "BANG!@cover"
@@ -366,6 +366,240 @@ def test_tempered_bot_repeats_only_what_helps():
     t.give(3, "Bacta Tank")
     t.play(3, "Bacta Tank")  # still hurt after the first: repeated
     assert t.life(3) == 4 and t.hand_names(3) == []
+
+
+# --- S-06 .. S-16 Encounter with Destiny ------------------------------------------------------
+
+
+def test_destiny_only_at_two_energy_or_less():
+    """[S-06] [S-08] The extra effect applies only at 2 energy or less, with the card.
+
+    Rulebook: "If your character has 2 energy points or fewer, you may apply the additional
+    effects of Encounter with Destiny." / "draw a card from the draw pile;"
+    """
+    t = sw()
+    t.set_life(3, 3)
+    t.give(3, "BANG!#draw")
+    t.play(3, "BANG!", target=0)
+    assert t.life(0) == 4 and t.hand_names(3) == []
+    t.G.s[S_BANGS] = 0  # a new turn
+    t.set_life(3, 2)
+    t.give(3, "BANG!#draw")
+    t.play(3, "BANG!", target=0)
+    assert t.life(0) == 3 and len(t.hand_names(3)) == 1
+
+
+def test_destiny_theme_lists():
+    """[S-06] decks.md's assumed destiny copies; other themes have none; validation."""
+    theme = load_theme("star_wars")
+    fates = Counter(
+        (n, vocab.DESTINIES_BY_CODE[int(d)])
+        for n, d in zip(theme.card_display, theme.tables.card_destiny, strict=True)
+        if d
+    )
+    assert fates == {
+        ("BANG!", "draw"): 4,
+        ("BANG!", "take"): 3,
+        ("BANG!", "others_discard"): 2,
+        ("BANG!", "hit_all"): 1,
+        ("Missed!", "draw"): 2,
+        ("Missed!", "attacker_loses"): 2,
+        ("Missed!", "swap_hands"): 1,
+        ("Bacta Tank", "draw"): 2,
+        ("Bacta Tank", "other_gains"): 1,
+        ("Repair", "draw"): 1,
+    }
+    assert not load_theme("classic").tables.card_destiny.any()
+    raw = load_theme("star_wars").raw
+    for destiny, msg in (
+        (["draw"], r"cards\[0\].destiny: must be a list as long as copies \(25 entries\)"),
+        (["drew"] * 25, r"cards\[0\].destiny\[0\]: unknown destiny 'drew'"),
+        (["swap_hands"] * 25, r"cards\[0\].destiny\[0\]: destiny 'swap_hands' only on"),
+    ):
+        cards = [dict(raw["cards"][0], destiny=destiny)] + raw["cards"][1:]
+        with pytest.raises(ThemeError, match=msg):
+            compile_theme(dict(raw, cards=cards), "sw.toml")
+
+
+def test_bang_destiny_takes_a_card_then_shoots():
+    """[S-09] [S-06] Take a card from the attacked player, then the hit (the order the
+    player picks: here the Missed! is taken first).
+
+    Rulebook: "take a card for yourself from the attacked player (from their hand or from
+    play);"
+    """
+    t = sw()
+    t.set_life(0, 2).set_life(3, 2)
+    t.give(0, "Missed!#none")
+    t.give(3, "BANG!#take")
+    t.play(3, "BANG!", target=0)
+    assert t.hand_names(3) == ["Missed!"] and t.hand_names(0) == []
+    assert t.life(0) == 1
+
+
+def test_bang_destiny_each_other_player_discards():
+    """[S-10] Each other player discards a card, then the hit.
+
+    Rulebook: "discard a card from each other player: a random card from hand or a card of
+    your choice from play;"
+    """
+    t = sw()
+    t.set_life(0, 2).set_life(3, 2)
+    t.give(0, "Missed!#none")
+    t.give(1, "Bacta Tank#none")
+    t.give(2, "Duel")
+    t.give(3, "BANG!#others_discard", "Repair#none")
+    t.play(3, "BANG!", target=0)
+    assert [t.hand_names(q) for q in range(3)] == [[], [], []]
+    assert t.life(0) == 1 and t.hand_names(3) == ["Repair"]
+
+
+def test_bang_destiny_hits_every_other_player_instead():
+    """[S-11] Instead of the basic effect, every other player takes a hit (Missed! answers);
+    still the turn's one BANG! card.
+
+    Rulebook: "instead of the basic effect: each player other than you receives one hit"
+    """
+    t = sw()
+    t.set_life(1, 2).set_life(3, 2)
+    t.give(1, "Missed!#none")
+    t.give(3, "BANG!#hit_all")
+    t.play(3, "BANG!", target=0)
+    assert [t.life(q) for q in range(4)] == [4, 2, 3, 2]
+    assert t.hand_names(1) == [] and t.bangs_played() == 1
+
+
+def test_accurate_destiny_hits_need_two_missed():
+    """[S-40] [S-11] An Accurate player's destiny hits need 2 Missed! cards too."""
+    t = sw(["Resilient", "Resilient", "Resilient", "Accurate"])
+    t.set_life(1, 2).set_life(2, 2).set_life(3, 2)
+    t.give(1, "Missed!#none")
+    t.give(2, "Missed!#none", "Missed!#none")
+    t.give(3, "BANG!#hit_all")
+    t.play(3, "BANG!", target=0)
+    assert [t.life(q) for q in range(4)] == [4, 1, 2, 2]
+    assert t.hand_names(1) == ["Missed!"] and t.hand_names(2) == []
+
+
+def test_missed_destiny_draws_a_card():
+    """[S-12] A Missed! with the draw effect, played at 2 energy or less.
+
+    Rulebook: "draw a card from the draw pile;"
+    """
+    t = sw()
+    t.set_life(0, 2)
+    t.give(0, "Missed!#draw")
+    t.give(3, "BANG!#none")
+    t.play(3, "BANG!", target=0)
+    assert t.life(0) == 2 and len(t.hand_names(0)) == 1
+
+
+def test_missed_destiny_attacker_loses_one():
+    """[S-13] The attacker loses 1 energy; not a BANG! card.
+
+    Rulebook: "the attacking player loses one energy point."
+    """
+    t = sw()
+    t.set_life(0, 2)
+    t.give(0, "Missed!#attacker_loses")
+    t.give(3, "BANG!#none")
+    t.play(3, "BANG!", target=0)
+    assert t.life(0) == 2 and t.life(3) == 3 and t.bangs_played() == 1
+
+
+def test_missed_destiny_swaps_hands_with_the_attacker():
+    """[S-14] Swap hands with the attacker.
+
+    Rulebook: "exchange all cards in your hand for all cards in the hand of the attacking
+    player."
+    """
+    t = sw()
+    t.set_life(0, 2)
+    t.give(0, "Missed!#swap_hands", "Bacta Tank#none")
+    t.give(3, "BANG!#none", "Repair#none", "Duel")
+    t.play(3, "BANG!", target=0)
+    assert sorted(t.hand_names(0)) == ["Duel", "Repair"] and t.hand_names(3) == ["Bacta Tank"]
+    assert t.life(0) == 2
+
+
+def test_bacta_tank_destiny_draws_before_healing():
+    """[S-15] [S-06] The extra effect before the heal, which would lift the player to 3.
+
+    Rulebook: "you can no longer apply the Encounter with Destiny effect, because it does
+    not work at 3 energy points for your character."
+    """
+    t = sw()
+    t.set_life(3, 2)
+    t.give(3, "Bacta Tank#draw")
+    t.play(3, "Bacta Tank")
+    assert t.life(3) == 3 and len(t.hand_names(3)) == 1
+
+
+def test_bacta_tank_destiny_another_player_gains():
+    """[S-16] Another player of the player's choice (a friend) gains one energy.
+
+    Rulebook: "to another player: any other player of your choice gains one energy point."
+    """
+    t = sw(roles=FIVE)
+    t.set_life(0, 3).set_life(4, 2)
+    t.give(4, "Bacta Tank#other_gains")
+    t.play(4, "Bacta Tank")
+    assert t.life(4) == 3 and t.life(0) == 4
+
+
+def test_bacta_tank_destiny_not_with_two_players_left():
+    """[S-16] No energy for anyone with two players left.
+
+    Rulebook: "This effect does not work when only two players remain in the game."
+    """
+    t = sw()
+    t.kill(1).kill(2)
+    t.set_life(0, 3).set_life(3, 2)
+    t.give(3, "Bacta Tank#other_gains")
+    t.play(3, "Bacta Tank")
+    assert t.life(0) == 3 and t.life(3) == 2
+
+
+def test_repair_destiny_draws_one_more():
+    """[S-06] Repair with the extra effect draws 3.
+
+    Rulebook: "Encounter with Destiny effect: draw a card from the draw pile."
+    """
+    t = sw()
+    t.set_life(3, 2)
+    t.give(3, "Repair#draw")
+    t.play(3, "Repair")
+    assert len(t.hand_names(3)) == 3
+
+
+def test_no_destiny_when_discarded_in_a_duel():
+    """[S-07] A BANG! discarded to a Duel is not played: no extra effect.
+
+    Rulebook: "If you discard a card instead of playing it, the Encounter with Destiny
+    effect does not apply."
+    """
+    t = sw()
+    t.set_life(3, 1)
+    t.give(3, "BANG!#draw")
+    t.give(0, "Duel")
+    t.play(0, "Duel", target=3)
+    assert t.hand_names(3) == [] and t.life(0) == 4 and t.life(3) == 1
+
+
+def test_no_destiny_on_inventive_swaps_or_tempered_repeats():
+    """[S-07] [S-39] [S-37] No extra effect for a Missed! played as a BANG! (or a BANG! as
+    a Missed!) through Inventive, nor on a Tempered repeat."""
+    t = sw(["Inventive", "Resilient", "Resilient", "Inventive"])
+    t.set_life(0, 2).set_life(3, 2)
+    t.give(0, "BANG!#draw")
+    t.give(3, "Missed!#draw")
+    t.play(3, "Missed!", target=0)
+    assert t.hand_names(0) == [] and t.hand_names(3) == [] and t.life(0) == 2
+    t = sw(["Resilient", "Resilient", "Resilient", "Tempered"])
+    t.set_life(3, 2)
+    t.give(3, "BANG!#draw", "BANG!#none")
+    t.play(3, "BANG!#draw", target=0)
+    assert t.life(0) == 3 and len(t.hand_names(3)) == 1
 
 
 def test_quotes_are_verbatim():

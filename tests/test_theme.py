@@ -50,6 +50,7 @@ def test_tables_dtypes_and_shapes(classic):
         "card_name": (np.int16, (n,)),
         "card_check": (np.int32, (n,)),
         "card_flags": (np.int32, (n,)),
+        "card_destiny": (np.int8, (n,)),
         "char_life": (np.int8, (16,)),
         "char_ability": (np.int8, (16,)),
         "roles": (np.int8, (limits.MAX_PLAYERS + 1, limits.MAX_PLAYERS)),
