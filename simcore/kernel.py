@@ -111,6 +111,7 @@ from simcore.vocab import (
     RU_NO_ONE_EFFECTS,
     RU_NO_REWARD_EFFECTS,
     RU_OUTLAW_REWARD,
+    RU_SELF_TARGET_EFFECTS,
     RU_TURN_CAP,
     W_LEADER,
     W_NONE,
@@ -613,11 +614,16 @@ def legal_actions(G, T, p):
             n = add_action(G, n, i, p, 0)
         elif e == E_STEAL or e == E_DISCARD_ANY:
             for q in range(ns):
-                if q == p or G.alive[q] == 0:
+                if G.alive[q] == 0:
                     continue
-                if e == E_STEAL and G.dist[q] > T.card_value[c]:
+                left = G.hand_n[q]
+                if q == p:  # [S-41] "(you may also choose yourself)"
+                    if (T.rules[RU_SELF_TARGET_EFFECTS] >> e) & 1 == 0:
+                        continue
+                    left -= 1 + T.card_cost[c]  # the card and its cost leave the hand first
+                elif e == E_STEAL and G.dist[q] > T.card_value[c]:
                     continue
-                if G.hand_n[q] > 0:
+                if left > 0:
                     n = add_action(G, n, i, q, -1)
                 for s in range(G.table_n[q]):
                     n = add_action(G, n, i, q, s)

@@ -4,7 +4,7 @@ Bump RULES_VERSION whenever a change alters what a game with a given seed produc
 it is stamped into every run manifest.
 """
 
-RULES_VERSION = 1
+RULES_VERSION = 2
 
 MIN_PLAYERS = 4
 MAX_PLAYERS = 7

@@ -522,6 +522,15 @@ class _Compiler:
                     bits |= 1 << vocab.EFFECTS[e]
                 vec[index] = bits
             values[name] = v
+        for e in values["self_target_effects"]:
+            if vocab.EFFECTS[e] not in vocab.SELF_TARGETABLE:
+                allowed = ", ".join(
+                    n for n, c in vocab.EFFECTS.items() if c in vocab.SELF_TARGETABLE
+                )
+                raise self.fail(
+                    "rules.self_target_effects",
+                    f"effect {e!r} cannot target yourself (allowed: {allowed})",
+                )
         if vec[vocab.RU_TURN_CAP] < 1:
             raise self.fail("rules.turn_cap", "must be at least 1")
         return vec, values

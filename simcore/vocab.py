@@ -57,6 +57,9 @@ EFFECTS = {
 BLUE_EFFECTS = frozenset(
     {E_BARREL, E_SCOPE, E_MUSTANG, E_JAIL, E_DYNAMITE, E_WEAPON, E_VOLCANIC, E_NEW_HOPE}
 )
+# effects aimed at a chosen player that `rules.self_target_effects` may let a player aim at
+# himself: taking or discarding one of his own cards
+SELF_TARGETABLE = frozenset({E_STEAL, E_DISCARD_ANY})
 # effects whose `value` is meaningful, with its default
 EFFECT_DEFAULT_VALUE = {
     E_HEAL: 1,
@@ -188,7 +191,8 @@ RU_NO_ONE_EFFECTS = 8  # bitmask over effect codes: damage from these is caused 
 RU_NO_REWARD_EFFECTS = 9  # bitmask over effect codes: eliminations by these earn no reward
 RU_TURN_CAP = 10
 RU_NEW_HOPE_HEAL = 11  # life gained when a `new_hope` card's check passes
-N_RULES = 12
+RU_SELF_TARGET_EFFECTS = 12  # bitmask over SELF_TARGETABLE effect codes: may target yourself
+N_RULES = 13
 
 # name in [rules] -> (index, default). List-valued rules (effect names) become bitmasks.
 RULES = {
@@ -204,4 +208,5 @@ RULES = {
     "no_reward_effects": (RU_NO_REWARD_EFFECTS, []),
     "turn_cap": (RU_TURN_CAP, 1000),
     "new_hope_heal": (RU_NEW_HOPE_HEAL, 2),
+    "self_target_effects": (RU_SELF_TARGET_EFFECTS, []),
 }

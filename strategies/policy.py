@@ -269,8 +269,8 @@ def score_action(G, T, w, p, k, beer_works, my_reach):
     if e == E_GATLING or e == E_INDIANS:
         net = aoe_net(G, w, p)
         return 35.0 + net if net >= w[P_AOE_MIN_NET] else -1.0
-    s = G.enemy[tgt]
-    if (e == E_STEAL or e == E_DISCARD_ANY) and s < 0.0 and G.act_opt[k] >= 0:
+    s = G.enemy[tgt]  # yourself too (rules.self_target_effects): -100, so never chosen
+    if (e == E_STEAL or e == E_DISCARD_ANY) and tgt != p and s < 0.0 and G.act_opt[k] >= 0:
         te = T.card_effect[G.table[tgt, G.act_opt[k]]]
         if (te == E_JAIL or te == E_DYNAMITE) and w[P_FREE_FRIEND] > 0:
             return w[P_FREE_FRIEND]  # free a friend from Jail or Dynamite

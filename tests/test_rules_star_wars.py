@@ -14,11 +14,12 @@ Encounter with Destiny copies are named by their extra effect: "BANG!#take",
 from collections import Counter
 
 import pytest
-from scenario import Table, disc, targets
+from scenario import Table, disc, dist, targets
 
-from simcore import vocab
-from simcore.state import S_BANGS, S_TEMPERED
+from simcore import kernel, vocab
+from simcore.state import S_BANGS, S_CUR, S_TEMPERED
 from simcore.theme import ThemeError, compile_theme, load_theme
+from strategies.policy import choose_action
 
 COVER = "BANG!@cover"
 NEW_HOPE = "BANG!@new_hope"
@@ -600,6 +601,295 @@ def test_no_destiny_on_inventive_swaps_or_tempered_repeats():
     t.give(3, "BANG!#draw", "BANG!#none")
     t.play(3, "BANG!#draw", target=0)
     assert t.life(0) == 3 and len(t.hand_names(3)) == 1
+
+
+# --- S-17 .. S-27, S-33, S-41, S-42 the re-skinned cards ---------------------------------------
+
+
+def test_bacta_tanks_at_a_lethal_hit_never_above_one():
+    """[S-17] At a lethal hit several Bacta Tanks may be played, up to 1 energy; a third stays
+    in hand.
+
+    Rulebook: "immediately after your character has lost its last energy token (only a fatal
+    hit allows playing "Bacta Tank" on another player's turn). In this way several "Bacta
+    Tank" cards can be played, but they cannot raise energy above 1."
+    """
+    t = sw()
+    t.set_life(2, 2)
+    t.equip(2, "Trash Compactor")
+    t.give(2, "Bacta Tank#none", "Bacta Tank#none", "Bacta Tank#none")
+    t.stack(COMPACTOR)
+    t.start_of_turn(2)
+    assert t.alive(2) and t.life(2) == 1 and t.hand_names(2) == ["Bacta Tank"]
+
+
+def test_bacta_tank_on_your_own_turn_not_above_the_start():
+    """[S-17] On your own turn a Bacta Tank is an ordinary card; never above the start.
+
+    Rulebook: "on your own turn, as an ordinary single-use card;" / "You cannot receive more
+    energy tokens than you had at the start of the game!"
+    """
+    t = sw()
+    t.set_life(1, 3)
+    t.give(1, "Bacta Tank#none", "Bacta Tank#none")
+    t.play(1, "Bacta Tank")
+    assert t.life(1) == 4
+    t.play(1, "Bacta Tank")  # legal, and does nothing more
+    assert t.life(1) == 4 and t.hand_names(1) == []
+
+
+def test_repair_draws_two():
+    """[S-18] Repair without the extra effect draws 2 (with it, 3: see the destiny tests).
+
+    Rulebook: "Draw 2 cards from the draw pile."
+    """
+    t = sw()
+    t.give(1, "Repair#none")
+    t.play(1, "Repair")
+    assert len(t.hand_names(1)) == 2 and t.discard_names() == ["Repair"]
+
+
+def test_unexpected_encounter_one_card_each_from_you_clockwise():
+    """[S-20] As many cards as players still in the game; each takes one, from you, clockwise.
+
+    Rulebook: "Reveal from the draw pile as many cards as there are players still in the
+    game. Starting with you and continuing clockwise, each player takes one of the revealed
+    cards into their hand."
+    """
+    t = sw()
+    t.kill(2)
+    t.give(1, "Unexpected Encounter")
+    t.stack("Missed!#none", "Bacta Tank#none", "Repair#none")
+    before = t.deck_size()
+    t.play(1, "Unexpected Encounter")
+    assert t.deck_size() == before - 3
+    hands = [t.hand_names(q) for q in range(4)]
+    assert [len(h) for h in hands] == [1, 1, 0, 1]
+    assert sorted(sum(hands, [])) == ["Bacta Tank", "Missed!", "Repair"]
+
+
+def test_ambush_any_player_regardless_of_distance():
+    """[S-22] Ambush reaches any player; a random card from hand or a chosen card in play.
+
+    Rulebook: "Force any player, regardless of distance, to discard a card. You decide
+    whether it is a random card from their hand or a card of your choice from their play
+    area."
+    """
+    t = sw(["Resilient"] * 7, roles=FIVE + ["outlaw", "deputy"])
+    t.equip(4, "Speeder Bike", "Cover")
+    t.give(4, "Missed!")
+    t.give(0, "Ambush", "BANG!")
+    assert dist(t, 0, 4) == 4
+    assert {(q, o) for n, q, o in t.legal(0) if n == "Ambush" and q == 4} == {
+        (4, -1),
+        (4, 0),
+        (4, 1),
+    }
+    t.play(0, "Ambush", target=4, opt=0)  # slot 0: the Speeder Bike, equipped first
+    assert t.in_play(4) == ["Cover"] and t.hand_names(4) == ["Missed!"]
+    assert t.discard_names() == ["Ambush", "Speeder Bike"]
+
+
+def test_at_at_attack_hits_everyone_else_and_is_not_a_bang():
+    """[S-23] Every other player takes a hit unless they play a Missed!; not the turn's
+    BANG! card.
+
+    Rulebook: "Each other player, regardless of distance, receives one hit (unless they play
+    a "Missed!" card). Despite the BANG! symbol, the "AT-AT Attack" is not a "BANG!" card,
+    so it is not caught by the ban on playing more than one "BANG!" card per turn."
+    """
+    t = sw()
+    t.give(2, "Missed!#none")
+    t.give(0, "BANG!#none", "AT-AT Attack")
+    t.play(0, "BANG!", target=1)
+    assert t.bangs_played() == 1 and targets(t, 0, "AT-AT Attack") == [0]
+    t.play(0, "AT-AT Attack")
+    assert [t.life(q) for q in range(4)] == [5, 2, 4, 3]
+    assert t.hand_names(2) == [] and t.bangs_played() == 1
+
+
+def test_duel_any_distance_bangs_discarded_not_played():
+    """[S-25] A Duel at any distance: BANG!s are discarded in turn, the first who cannot
+    loses an energy; Missed! does not help; the discarded BANG!s are not played.
+
+    Rulebook: "Challenge any player to a duel (regardless of distance). The challenged
+    player may discard a "BANG!" card, even though it is not their turn." / "As soon as one
+    of you cannot or does not want to discard a "BANG!", the duel ends in defeat for that
+    player, and they lose an energy token." / "cards discarded during a duel are not counted
+    as played"
+    """
+    t = sw()
+    t.give(2, "BANG!#none", "Missed!#none")
+    t.give(0, "Duel", "BANG!#none", "BANG!#none")
+    assert dist(t, 0, 2) == 2 and 2 in targets(t, 0, "Duel")
+    t.play(0, "Duel", target=2)
+    assert t.life(2) == 3 and t.hand_names(2) == ["Missed!"]
+    assert t.hand_names(0) == ["BANG!"] and t.bangs_played() == 0
+    assert t.can_play(0, "BANG!", target=3)
+
+
+def test_speeder_bike_others_see_you_farther():
+    """[S-26] Speeder Bike: +1 to the distance others see you at; you see them as before.
+
+    Rulebook: "While this card is in play, the distance to you increases by 1 for all other
+    players. However, you see other players at the usual distance."
+    """
+    t = sw()
+    t.equip(0, "Speeder Bike")
+    assert [dist(t, q, 0) for q in (1, 2, 3)] == [2, 3, 2]
+    assert [dist(t, 0, q) for q in (1, 2, 3)] == [1, 2, 1]
+
+
+def test_droid_you_see_others_closer_never_below_one():
+    """[S-27] Droid: others are 1 closer for you, never below 1; they see you as before.
+
+    Rulebook: "While this card is in play, for you the distance to all other players
+    decreases by 1. Other players see you at the usual distance. The "Droid" cannot reduce
+    the distance to zero: distance 1 remains the minimum."
+    """
+    t = sw()
+    t.equip(0, "Droid")
+    assert [dist(t, 0, q) for q in (1, 2, 3)] == [1, 1, 1]
+    assert [dist(t, q, 0) for q in (1, 2, 3)] == [1, 2, 1]
+
+
+def test_e11_reaches_one_and_the_lightsaber_shoots_without_limit():
+    """[S-33] The E-11 reaches distance 1; the Lightsaber (reach 1) lifts the one-BANG! limit.
+
+    Rulebook: "at the start of the game your only weapon is the E-11 rifle (drawn on your
+    player board) with the range symbol 1, so you can reach a target, player or card, only
+    at distance 1." / "The "Lightsaber" allows you to play as many "BANG!" cards as you like
+    in one turn against one or several targets at distance 1."
+    """
+    t = sw()
+    t.give(0, "BANG!#none", "BANG!#none", "BANG!#none", "Lightsaber")
+    assert targets(t, 0, "BANG!") == [1, 3]
+    t.play(0, "BANG!", target=1)
+    assert not t.can_play(0, "BANG!")
+    t.play(0, "Lightsaber")
+    assert targets(t, 0, "BANG!") == [1, 3]
+    t.play(0, "BANG!", target=1).play(0, "BANG!", target=3)
+    assert [t.life(q) for q in range(4)] == [5, 2, 4, 3] and t.bangs_played() == 3
+
+
+def test_fearless_sees_everyone_one_closer_and_more_with_a_droid():
+    """[S-34] Fearless sees others 1 closer, with a Droid 1 more, never below 1.
+
+    Rulebook: "Fearless (4): all other players are at distance 1 closer to you than usual.
+    If you have a "Droid", the distance to players is reduced by a further 1 (to a minimum
+    of 1)."
+    """
+    t = sw(["Fearless"] + ["Resilient"] * 6, roles=FIVE + ["outlaw", "deputy"])
+    assert [dist(t, 0, q) for q in range(1, 7)] == [1, 1, 2, 2, 1, 1]
+    assert [dist(t, q, 0) for q in range(1, 7)] == [1, 2, 3, 3, 2, 1]
+    t.equip(0, "Droid")
+    assert [dist(t, 0, q) for q in range(1, 7)] == [1, 1, 1, 1, 1, 1]
+
+
+def test_resilient_discards_two_for_one_energy():
+    """[S-36] Resilient: any number of times, 2 cards for 1 energy, never above the start;
+    also at a lethal hit.
+
+    Rulebook: "Resilient (4): at any moment you may discard 2 cards from hand to restore one
+    energy point. This ability may be used several times in a row, but you cannot have more
+    energy than at the start of the game."
+    """
+    t = sw()
+    t.set_life(1, 2)
+    t.give(1, "Missed!#none", "Missed!#none", "Duel", "Repair#none", "Jawas")
+    t.play(1, "ability").play(1, "ability")
+    assert t.life(1) == 4 and len(t.hand_names(1)) == 1
+    t.give(1, "Duel")
+    assert not t.can_play(1, "ability")  # at the start's 4 energy
+    t.set_life(3, 1)
+    t.give(3, "Repair#none", "Jawas")
+    t.damage(3, 1, 0, 0, vocab.E_BANG)  # a lethal hit, off the Resilient player's turn
+    assert t.alive(3) and t.life(3) == 1 and t.hand_names(3) == []
+
+
+def test_thrifty_draws_when_the_hand_empties():
+    """[S-38] Thrifty draws a card when the last card leaves the hand.
+
+    Rulebook: "Thrifty (4): as soon as you have no cards left in hand, draw a card from the
+    draw pile."
+    """
+    t = sw(["Resilient", "Thrifty", "Resilient", "Resilient"])
+    t.give(1, "BANG!#none")
+    t.stack("Repair#none")
+    t.play(1, "BANG!", target=0)
+    assert t.hand_names(1) == ["Repair"]
+    t.give(0, "Ambush")
+    t.play(0, "Ambush", target=1, opt=-1)  # off your turn too
+    assert len(t.hand_names(1)) == 1 and t.hand_names(1) != ["Repair"]
+
+
+def test_any_player_cards_may_target_yourself():
+    """[S-41] [S-22] An Ambush may discard one of your own cards, from hand or from play;
+    never the Ambush itself; Deception and the Duel stay aimed at others; not in the classic.
+
+    Rulebook: "Any player: the effect may be directed at any other player regardless of
+    distance between you (you may also choose yourself)."
+    """
+    t = sw()
+    t.give(1, "Ambush", "Deception", "Duel", "Missed!#none")
+    t.equip(1, "Trash Compactor")
+    t.give(0, "Repair#none").give(2, "Jawas")
+    assert targets(t, 1, "Ambush") == [0, 1, 2]  # seat 3 has no card to discard
+    assert {o for n, q, o in t.legal(1) if n == "Ambush" and q == 1} == {-1, 0}
+    assert 1 not in targets(t, 1, "Deception") and 1 not in targets(t, 1, "Duel")
+    t.play(1, "Ambush", target=1, opt=0)
+    assert t.in_play(1) == [] and t.discard_names()[-1] == "Trash Compactor"
+    t = sw()
+    t.give(2, "Ambush")
+    assert 2 not in targets(t, 2, "Ambush")  # no other card of your own to discard
+    t.give(2, "Missed!#none")
+    t.play(2, "Ambush", target=2, opt=-1)
+    assert t.hand_names(2) == [] and t.discard_names() == ["Ambush", "Missed!"]
+    classic = Table(["Black Jack", "Kit Carlson", "Jesse Jones", "Pedro Ramirez"], roles=FOUR)
+    classic.give(1, "Cat Balou", "Missed!")
+    assert 1 not in targets(classic, 1, "Cat Balou")
+
+
+@pytest.mark.parametrize("preset", ["basic", "smart", "aggressive", "cautious"])
+def test_bots_never_target_themselves(preset):
+    """[S-41] The scored bots never aim an Ambush at themselves, even at a Trash Compactor
+    they just played (the free-a-friend rule is for others)."""
+    t = Table(["Resilient"] * 4, roles=FOUR, theme="star_wars", strategy=preset)
+    t.give(1, "Ambush")
+    t.equip(1, "Trash Compactor")
+    t.give(1, "Missed!#none")
+    t.G.s[S_CUR] = 1
+    n = t.call(kernel.legal_actions, 1)
+    assert any(t.G.act_tgt[k] == 1 for k in range(n))
+    k = t.call(choose_action, 1, n)
+    assert k < 0 or t.G.act_tgt[k] != 1
+
+
+def test_self_target_effects_validation():
+    """[S-41] Only card-taking effects may be made self-targetable."""
+    raw = load_theme("star_wars").raw
+    bad = dict(raw, rules=dict(raw["rules"], self_target_effects=["duel"]))
+    with pytest.raises(ThemeError, match=r"rules.self_target_effects: effect 'duel' cannot"):
+        compile_theme(bad, "sw.toml")
+    assert load_theme("star_wars").rule_values["self_target_effects"] == ["discard_any"]
+
+
+def test_no_bare_discard_in_the_play_phase():
+    """[S-42] A card with no use now (a Missed!, a second Cover) cannot be discarded in the
+    play phase: it stays in hand through the turn while within the hand limit.
+
+    Rulebook: "Important: during this phase you cannot simply discard a card from your hand
+    without applying its effect. You may discard cards only in the discard phase and only if
+    you exceed your hand limit."
+    """
+    t = sw()
+    t.equip(1, "Cover")
+    t.give(1, "Missed!#none", "Cover")
+    assert t.legal(1) == []
+    t.stack("Missed!#none", "Missed!#none")
+    t.turn(1)
+    assert t.hand_names(1) == ["Cover", "Missed!", "Missed!", "Missed!"]
+    assert [n.split("@")[0] for n in disc(t)] == []
 
 
 def test_quotes_are_verbatim():
