@@ -91,12 +91,42 @@ def find_weapon(G, T, p):
 
 
 @njit(cache=True)
+def sees_closer(G, T, a):
+    """[C-16] Scope-likes of a: a sees every other player this much closer."""
+    return count_in_play(G, T, a, E_SCOPE) + (1 if G.ability[a] == A_BUILTIN_SCOPE else 0)
+
+
+@njit(cache=True)
+def seen_farther(G, T, b):
+    """[C-16] Mustang-likes of b: every other player sees b this much farther."""
+    return count_in_play(G, T, b, E_MUSTANG) + (1 if G.ability[b] == A_BUILTIN_MUSTANG else 0)
+
+
+@njit(cache=True)
 def distance(G, T, a, b):
     """[C-16] Seat distance, +1 per Mustang-like of b, -1 per Scope-like of a, never below 1."""
-    d = seat_distance(G, a, b)
-    d += count_in_play(G, T, b, E_MUSTANG) + (1 if G.ability[b] == A_BUILTIN_MUSTANG else 0)
-    d -= count_in_play(G, T, a, E_SCOPE) + (1 if G.ability[a] == A_BUILTIN_SCOPE else 0)
+    d = seat_distance(G, a, b) + seen_farther(G, T, b) - sees_closer(G, T, a)
     return d if d > 1 else 1
+
+
+@njit(cache=True)
+def fill_distances(G, T, p):
+    """G.dist[q] = distance(G, T, p, q) for every living q but p, else 0: one walk round the
+    table instead of one per seat."""
+    n = G.s[S_N]
+    m = n_alive(G)
+    near = sees_closer(G, T, p)
+    G.dist[p] = 0
+    cw = 0  # living seats passed clockwise from p, q included
+    q = p
+    for _ in range(n - 1):
+        q = q + 1 if q + 1 < n else 0
+        if G.alive[q] == 0:
+            G.dist[q] = 0
+            continue
+        cw += 1
+        d = (cw if cw < m - cw else m - cw) + seen_farther(G, T, q) - near
+        G.dist[q] = d if d > 1 else 1
 
 
 @njit(cache=True)

@@ -11,7 +11,7 @@ from numba import njit
 
 from simcore.board import (
     count_playable_as,
-    distance,
+    fill_distances,
     find_in_hand,
     find_in_play,
     find_name_in_play,
@@ -584,8 +584,7 @@ def legal_actions(G, T, p):
     ns = G.s[S_N]
     bang_ok = G.s[S_BANGS] < T.rules[RU_BANG_LIMIT] or unlimited_bangs(G, T, p)
     r = reach(G, T, p)
-    for q in range(ns):
-        G.dist[q] = distance(G, T, p, q) if q != p and G.alive[q] else 0
+    fill_distances(G, T, p)
     for i in range(G.hand_n[p]):
         c = G.hand[p, i]
         e = T.card_effect[c]

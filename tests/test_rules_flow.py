@@ -27,7 +27,7 @@ from scenario import (
 )
 
 from simcore import kernel
-from simcore.board import next_alive, reach, revealed_dead
+from simcore.board import fill_distances, next_alive, reach, revealed_dead
 from simcore.state import (
     S_CAPPED,
     S_CUR,
@@ -266,6 +266,27 @@ def test_distance_counts_living_seats_either_way_round():
     t.kill(1).kill(2)
     assert [dist(t, 0, q) for q in range(3, 7)] == [1, 2, 2, 1]
     assert targets(t, 0, "BANG!") == [3, 6]
+
+
+def test_one_walk_distances_equal_pairwise_distance():
+    """[C-14] [C-16] fill_distances (the row legal_actions reads) equals distance() seat by
+    seat, over random deaths, Scopes, Mustangs and the built-in ones of Rose Doolan and Paul
+    Regret."""
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        chars = list(rng.permutation(PLAIN + ["Rose Doolan", "Paul Regret", "Bart Cassidy"]))
+        t = table(SEVEN, chars=chars)
+        for q in rng.choice(7, size=rng.integers(0, 5), replace=False):
+            t.kill(int(q))
+        for q in range(7):
+            if t.alive(q):
+                t.equip(q, *[c for c in ("Scope", "Mustang") if rng.random() < 0.3])
+        for p in range(7):
+            if not t.alive(p):
+                continue
+            t.call(fill_distances, p)
+            want = [dist(t, p, q) if q != p and t.alive(q) else 0 for q in range(7)]
+            assert t.G.dist[:7].tolist() == want
 
 
 def test_weapons_set_reach_never_distance():
