@@ -1,10 +1,10 @@
 """The rules kernel: one game of BANG! played on fixed-shape arrays, in numba.
 
-Every function takes the game state G (simcore.state.State), the theme tables T
-(simcore.tables.Tables) and, where a player decides, the strategy matrix W. Decisions are
-delegated to strategies.policy; this module only applies the rules. The bracketed IDs
-name the rules in shared/reference/rules-checklist.md that a function implements.
-"""
+Every function takes the game state G (simcore.state.State) and the theme tables T
+(simcore.tables.Tables). Each seat's strategy parameters are in the state (G.w, copied from
+the strategy matrix W at setup); decisions are delegated to strategies.policy, and this
+module only applies the rules. The bracketed IDs name the rules in
+shared/reference/rules-checklist.md that a function implements."""
 
 import numpy as np
 from numba import njit
@@ -355,7 +355,7 @@ def eliminate(G, T, p, killer, effect):
 
 
 @njit(cache=True)
-def save_from_lethal(G, T, W, p):
+def save_from_lethal(G, T, p):
     """[C-19] [C-20] [C-21] [A-12] At a lethal hit: Beers (not with two players left; never a
     Saloon), or Sid Ketchum's two-card discards, until back above 0 life."""
     while G.life[p] <= 0:
@@ -366,29 +366,29 @@ def save_from_lethal(G, T, W, p):
                 if T.card_effect[c] == E_HEAL and T.card_cost[c] == 0 and T.card_flags[c] & CF_BEER:
                     i = j
                     break
-            if i >= 0 and answer(G, W, p):
+            if i >= 0 and answer(G, p):
                 c = take_from_hand(G, p, i)
                 discard(G, c)
                 heal(G, p, T.card_value[c])
                 hand_emptied(G, p)
                 continue
-        if G.hand_n[p] >= 2 and sid_saves(G, W, p):
-            sid_ability(G, T, W, p)
+        if G.hand_n[p] >= 2 and sid_saves(G, p):
+            sid_ability(G, T, p)
             continue
         return
 
 
 @njit(cache=True)
-def sid_ability(G, T, W, p):
+def sid_ability(G, T, p):
     """[A-12] Sid Ketchum: discard two cards to regain one life."""
     for _ in range(2):
-        discard(G, take_from_hand(G, p, lowest_value_card(G, T, W, p, -1)))
+        discard(G, take_from_hand(G, p, lowest_value_card(G, T, p, -1)))
     heal(G, p, 1)
     hand_emptied(G, p)
 
 
 @njit(cache=True)
-def damage(G, T, W, p, amount, killer, source, effect):
+def damage(G, T, p, amount, killer, source, effect):
     """p loses `amount` life. `killer` is credited with an elimination, `source` played the
     card that hurt (El Gringo's victim); both -1 for damage caused by no one ([K-17])."""
     if (T.rules[RU_NO_ONE_EFFECTS] >> effect) & 1:
@@ -396,7 +396,7 @@ def damage(G, T, W, p, amount, killer, source, effect):
         source = -1
     G.life[p] -= amount
     if G.life[p] <= 0:
-        save_from_lethal(G, T, W, p)
+        save_from_lethal(G, T, p)
     if G.life[p] <= 0:
         eliminate(G, T, p, killer, effect)
         return
@@ -414,7 +414,7 @@ def damage(G, T, W, p, amount, killer, source, effect):
 
 
 @njit(cache=True)
-def bang_effect(G, T, W, att, p, bang_card, effect):
+def bang_effect(G, T, att, p, bang_card, effect):
     """[C-17] [K-13] [A-06] [A-13] A BANG! effect on p: Barrel draws! first (free; Jourdonnais
     adds one), then Missed! cards; Slab the Killer's BANG! cards need two cancels, a Barrel
     success counting one."""
@@ -429,7 +429,7 @@ def bang_effect(G, T, W, att, p, bang_card, effect):
         if check(G, T, p, CHK_BARREL, True):
             cancels += 1
     rest = need - cancels
-    if rest > 0 and count_playable_as(G, T, p, E_MISSED) >= rest and cancel_hit(G, W, p):
+    if rest > 0 and count_playable_as(G, T, p, E_MISSED) >= rest and cancel_hit(G, p):
         f1 = 0
         f2 = 0
         low = G.life[p] <= 2  # [S-06] Encounter with Destiny at 2 life or less
@@ -444,15 +444,15 @@ def bang_effect(G, T, W, att, p, bang_card, effect):
         hand_emptied(G, p)
         rest = 0
         if f1 != 0:
-            missed_destiny(G, T, W, att, p, f1)
+            missed_destiny(G, T, att, p, f1)
         if f2 != 0:
-            missed_destiny(G, T, W, att, p, f2)
+            missed_destiny(G, T, att, p, f2)
     if rest > 0:
-        damage(G, T, W, p, 1, att, att, effect)
+        damage(G, T, p, 1, att, att, effect)
 
 
 @njit(cache=True)
-def missed_destiny(G, T, W, att, p, f):
+def missed_destiny(G, T, att, p, f):
     """[S-12] [S-13] [S-14] The Encounter with Destiny of a Missed! p played against att's
     hit: draw a card; att loses 1 life (caused by p, not a BANG!); or p and att swap hands."""
     if f == D_DRAW:
@@ -462,7 +462,7 @@ def missed_destiny(G, T, W, att, p, f):
         return
     if f == D_ATTACKER_LOSES:
         record(G, p, att, True)
-        damage(G, T, W, att, 1, p, p, E_MISSED)
+        damage(G, T, att, 1, p, p, E_MISSED)
     elif f == D_SWAP_HANDS:
         n = max(G.hand_n[p], G.hand_n[att])
         for i in range(n):
@@ -477,7 +477,7 @@ def missed_destiny(G, T, W, att, p, f):
 
 
 @njit(cache=True)
-def destiny(G, T, W, p, f, tgt):
+def destiny(G, T, p, f, tgt):
     """[S-06] [S-08] [S-09] [S-10] [S-11] [S-15] [S-16] The Encounter with Destiny of the
     BANG!, Bacta Tank or Repair p plays (on tgt), applied before the basic effect
     (ASSUMPTION: the fixed order the player would pick: take or discard first, then shoot;
@@ -496,44 +496,44 @@ def destiny(G, T, W, p, f, tgt):
         for step in range(1, ns):
             q = (p + step) % ns
             if G.alive[q] and G.hand_n[q] > 0:
-                discard_from_hand(G, q, lowest_value_card(G, T, W, q, -1))
+                discard_from_hand(G, q, lowest_value_card(G, T, q, -1))
     elif f == D_HIT_ALL:
         ns = G.s[S_N]
         for step in range(1, ns):
             q = (p + step) % ns
             if G.alive[q] == 0:
                 continue
-            bang_effect(G, T, W, p, q, True, E_BANG)
+            bang_effect(G, T, p, q, True, E_BANG)
             if G.s[S_OVER] or G.alive[p] == 0:
                 return
     elif f == D_OTHER_GAINS:
         if n_alive(G) > 2:
-            q = destiny_friend(G, W, p)
+            q = destiny_friend(G, p)
             if q >= 0:
                 record(G, p, q, False)
                 heal(G, q, 1)
 
 
 @njit(cache=True)
-def duel(G, T, W, att, p):
+def duel(G, T, att, p):
     """[K-10] The target discards a BANG! or loses 1, then the challenger, and so on.
     Discarded BANG!s are not played: they do not count against the limit."""
     cur = p
     other = att
     while True:
         i = find_playable_as(G, T, cur, E_BANG)
-        if i >= 0 and answer_with_bang(G, T, W, cur):
+        if i >= 0 and answer_with_bang(G, T, cur):
             discard_from_hand(G, cur, i)
             t = cur
             cur = other
             other = t
         else:
-            damage(G, T, W, cur, 1, other, att, E_DUEL)
+            damage(G, T, cur, 1, other, att, E_DUEL)
             return
 
 
 @njit(cache=True)
-def general_store(G, T, W, p):
+def general_store(G, T, p):
     """[K-09] Reveal one card per living player; each picks one, clockwise from p."""
     m = 0
     for _ in range(n_alive(G)):
@@ -544,7 +544,7 @@ def general_store(G, T, W, p):
         m += 1
     q = p
     while m > 0:
-        j = pick_from(G, T, W, q, G.buf, m)
+        j = pick_from(G, T, q, G.buf, m)
         c = G.buf[j]
         G.buf[j] = G.buf[m - 1]
         G.buf[m - 1] = -1
@@ -659,13 +659,13 @@ def legal_actions(G, T, p):
 
 
 @njit(cache=True)
-def resolve(G, T, W, p, k):
+def resolve(G, T, p, k):
     """Play legal action k of p: pay for it, place or discard the card, apply its effect."""
     i = G.act_idx[k]
     tgt = G.act_tgt[k]
     opt = G.act_opt[k]
     if i < 0:
-        sid_ability(G, T, W, p)
+        sid_ability(G, T, p)
         return
     c = take_from_hand(G, p, i)
     e = T.card_effect[c]
@@ -673,7 +673,7 @@ def resolve(G, T, W, p, k):
     if e == E_MISSED:
         fate = 0  # [S-07] Inventive's Missed! as a BANG!: no destiny
     for _ in range(T.card_cost[c]):  # [D-03] [D-04] [D-05] discard one other card
-        discard(G, take_from_hand(G, p, lowest_value_card(G, T, W, p, -1)))
+        discard(G, take_from_hand(G, p, lowest_value_card(G, T, p, -1)))
     if e == E_WEAPON or e == E_VOLCANIC:  # [C-11] a new weapon replaces the old one
         w = find_weapon(G, T, p)
         if w >= 0:
@@ -689,17 +689,17 @@ def resolve(G, T, W, p, k):
     if e == E_BANG or e == E_MISSED:  # a Missed! here is Calamity Janet's BANG! [A-03]
         G.s[S_BANGS] += 1
     if fate != 0:
-        destiny(G, T, W, p, fate, tgt)
+        destiny(G, T, p, fate, tgt)
         if G.s[S_OVER] or G.alive[p] == 0:
             return
     if fate != D_HIT_ALL:
-        apply_effect(G, T, W, p, c, e, tgt, opt)
+        apply_effect(G, T, p, c, e, tgt, opt)
     if G.ability[p] == A_TEMPERED:
-        tempered(G, T, W, p, c, e, tgt)
+        tempered(G, T, p, c, e, tgt)
 
 
 @njit(cache=True)
-def tempered(G, T, W, p, c, e, tgt):
+def tempered(G, T, p, c, e, tgt):
     """[S-37] Tempered: once per turn, discard a BANG! card to repeat the effect of the
     brown card just played (card c, effect e, on tgt), a BANG! effect too. The repeat is
     not a card played: no BANG! counted. A steal or discard repeat takes a random hand card
@@ -727,7 +727,7 @@ def tempered(G, T, W, p, c, e, tgt):
     if e == E_STEAL or e == E_DISCARD_ANY:
         if G.hand_n[tgt] == 0 and G.table_n[tgt] == 0:
             return
-    if not tempered_repeats(G, T, W, p, c, tgt):
+    if not tempered_repeats(G, T, p, c, tgt):
         return
     G.s[S_TEMPERED] = 1
     discard_from_hand(G, p, i)
@@ -736,19 +736,19 @@ def tempered(G, T, W, p, c, e, tgt):
         if G.table_n[tgt] == 0:
             return  # a Thrifty target may have emptied and refilled: nothing left to take
         opt = 0
-    apply_effect(G, T, W, p, c, e, tgt, opt)
+    apply_effect(G, T, p, c, e, tgt, opt)
 
 
 @njit(cache=True)
-def apply_effect(G, T, W, p, c, e, tgt, opt):
+def apply_effect(G, T, p, c, e, tgt, opt):
     """The effect of card c (effect e) played by p on tgt with option opt, the card already
     placed or discarded."""
     if e == E_BANG or e == E_MISSED:
         record(G, p, tgt, True)
-        bang_effect(G, T, W, p, tgt, True, E_BANG)
+        bang_effect(G, T, p, tgt, True, E_BANG)
     elif e == E_BANG_ANY:
         record(G, p, tgt, True)
-        bang_effect(G, T, W, p, tgt, False, E_BANG_ANY)
+        bang_effect(G, T, p, tgt, False, E_BANG_ANY)
     elif e == E_HEAL:  # [C-20] a Beer (not a Whisky [D-05]) needs 3+ players alive
         if (T.card_flags[c] & CF_BEER) == 0 or n_alive(G) >= T.rules[RU_BEER_MIN_PLAYERS]:
             heal(G, p, T.card_value[c])
@@ -768,10 +768,10 @@ def apply_effect(G, T, W, p, c, e, tgt, opt):
         record(G, p, tgt, True)
         discard(G, take_card(G, tgt, opt))
     elif e == E_GENERAL_STORE:
-        general_store(G, T, W, p)
+        general_store(G, T, p)
     elif e == E_DUEL:
         record(G, p, tgt, True)
-        duel(G, T, W, p, tgt)
+        duel(G, T, p, tgt)
     elif e == E_JAIL:
         record(G, p, tgt, True)
     elif e == E_GATLING or e == E_INDIANS:  # [K-11] [K-12] clockwise from the player
@@ -781,13 +781,13 @@ def apply_effect(G, T, W, p, c, e, tgt, opt):
             if G.alive[q] == 0:
                 continue
             if e == E_GATLING:
-                bang_effect(G, T, W, p, q, False, E_GATLING)
+                bang_effect(G, T, p, q, False, E_GATLING)
             else:
                 j = find_playable_as(G, T, q, E_BANG)
-                if j >= 0 and answer_with_bang(G, T, W, q):
+                if j >= 0 and answer_with_bang(G, T, q):
                     discard_from_hand(G, q, j)
                 else:
-                    damage(G, T, W, q, 1, p, p, E_INDIANS)
+                    damage(G, T, q, 1, p, p, E_INDIANS)
             if G.s[S_OVER] or G.alive[p] == 0:
                 return
 
@@ -796,18 +796,18 @@ def apply_effect(G, T, W, p, c, e, tgt, opt):
 
 
 @njit(cache=True)
-def draw_phase(G, T, W, p):
+def draw_phase(G, T, p):
     """[C-06] Draw two, or as the character's ability says ([A-02] [A-05] [A-07] [A-10])."""
     k = T.rules[RU_DRAW_COUNT]
     ab = G.ability[p]
     if ab == A_DRAW_FROM_PLAYER:
-        q = jesse_source(G, W, p)
+        q = jesse_source(G, p)
         if q >= 0 and G.hand_n[q] > 0:
             to_hand(G, p, take_card(G, q, -1))
             k -= 1
     elif ab == A_DRAW_FROM_DISCARD:
         top = G.s[S_DISC_N] - 1
-        if top >= 0 and pedro_takes_discard(G, T, W, p, G.disc[top]):
+        if top >= 0 and pedro_takes_discard(G, T, p, G.disc[top]):
             to_hand(G, p, G.disc[top])
             G.disc[top] = -1
             G.s[S_DISC_N] = top
@@ -820,7 +820,7 @@ def draw_phase(G, T, W, p):
                 break
             G.buf[m] = c
             m += 1
-        back = put_back(G, T, W, p, G.buf, m) if m > k else -1
+        back = put_back(G, T, p, G.buf, m) if m > k else -1
         for j in range(m):
             if j == back:
                 G.deck[G.s[S_DECK_N]] = G.buf[j]  # back on top of the deck, face down
@@ -851,7 +851,7 @@ def pass_dynamite(G, T, p, c):
 
 
 @njit(cache=True)
-def start_of_turn(G, T, W, p):
+def start_of_turn(G, T, p):
     """[C-29] [S-32] Dynamite, then A New Hope, then Jail (checked last). Returns False when
     p does not go on to draw and play."""
     slot = find_in_play(G, T, p, E_DYNAMITE)
@@ -859,7 +859,7 @@ def start_of_turn(G, T, W, p):
         c = take_from_table(G, p, slot)
         if check(G, T, p, CHK_DYNAMITE, False):
             discard(G, c)
-            damage(G, T, W, p, T.rules[RU_DYNAMITE_DAMAGE], -1, -1, E_DYNAMITE)
+            damage(G, T, p, T.rules[RU_DYNAMITE_DAMAGE], -1, -1, E_DYNAMITE)
             if G.s[S_OVER] or G.alive[p] == 0:
                 return False
         else:
@@ -883,24 +883,24 @@ def start_of_turn(G, T, W, p):
 
 
 @njit(cache=True)
-def take_turn(G, T, W, p):
+def take_turn(G, T, p):
     G.s[S_BANGS] = 0
     G.s[S_TURN_ACTIONS] = 0
     G.s[S_TEMPERED] = 0
-    go_on = start_of_turn(G, T, W, p)
+    go_on = start_of_turn(G, T, p)
     verify(G, T)
     if not go_on:
         return
-    draw_phase(G, T, W, p)
+    draw_phase(G, T, p)
     verify(G, T)
     while True:  # [C-07] any number of cards, one at a time
         n = legal_actions(G, T, p)
         if n == 0:
             break
-        k = choose_action(G, T, W, p, n)
+        k = choose_action(G, T, p, n)
         if k < 0:
             break
-        resolve(G, T, W, p, k)
+        resolve(G, T, p, k)
         G.s[S_TURN_ACTIONS] += 1
         verify(G, T)
         if G.s[S_OVER] or G.alive[p] == 0 or G.s[S_ERR]:
@@ -910,7 +910,7 @@ def take_turn(G, T, W, p):
                 G.s[S_ERR] = ERR_RUNAWAY_TURN
             break
     while G.hand_n[p] > G.life[p]:  # [C-08] discard down to current life
-        discard_from_hand(G, p, lowest_value_card(G, T, W, p, -1))
+        discard_from_hand(G, p, lowest_value_card(G, T, p, -1))
     verify(G, T)
 
 
@@ -967,6 +967,7 @@ def setup_game(G, T, W, pool, role_preset, players, seed, game, checked):
         G.max_life[q] = life
         G.alive[q] = 1
         G.preset[q] = role_preset[G.role[q]]
+        G.w[q, :] = W[G.preset[q], :]
     G.buf[:] = -1
     for i in range(nc):
         G.deck[i] = i
@@ -990,7 +991,7 @@ def play_game(G, T, W, pool, role_preset, players, seed, game, checked):
         if p == 0:
             G.s[S_ROUNDS] += 1
         G.s[S_CUR] = p
-        take_turn(G, T, W, p)
+        take_turn(G, T, p)
         G.s[S_TURN] += 1
         if G.s[S_OVER]:
             break

@@ -7,6 +7,7 @@ seats go clockwise. `s` holds the scalars, indexed by the S_* constants below.
 import numpy as np
 
 from simcore.limits import MAX_ACTIONS, MAX_CARDS, MAX_PLAYERS, MAX_TABLE
+from strategies.params import N_PARAMS
 
 # indices into State.s
 S_N = 0  # players at the table
@@ -61,6 +62,9 @@ STATE_FIELDS = [
     ("char", np.int64, (MAX_PLAYERS,)),  # character index in the theme
     ("ability", np.int64, (MAX_PLAYERS,)),  # vocab.A_* of the character
     ("preset", np.int64, (MAX_PLAYERS,)),  # row of the strategy parameter matrix
+    # the seat's parameter vector: W[preset[p]], copied at setup (a record field, so reading
+    # it costs no reference counting in njit code, as a view of W would)
+    ("w", np.float64, (MAX_PLAYERS, N_PARAMS)),
     ("karma", np.float64, (MAX_PLAYERS,)),  # public record: > 0 acted for the leader, < 0 against
     # belief[i, j]: what i alone has seen of j (attacks on i, help to i), same sign as karma
     ("belief", np.float64, (MAX_PLAYERS, MAX_PLAYERS)),

@@ -1,7 +1,7 @@
 """Decision functions: every choice the rules give a player, read from a parameter vector.
 
-Each function takes the game state G, the theme tables T, the strategy matrix W (one row per
-preset; seat p plays row G.preset[p]) and the deciding seat p. They read only what p can see:
+Each function takes the game state G (seat p's parameter vector is G.w[p], its preset's row
+of the strategy matrix), the theme tables T and the deciding seat p. They read only what p can see:
 p's own hand, cards in play, life, seats, the leader's role, revealed roles of the
 eliminated and the public record of who attacked whom (G.karma). Randomness comes from the
 game's own stream.
@@ -75,8 +75,8 @@ from strategies.params import (
 
 
 @njit(cache=True)
-def is_random(W, G, p):
-    return W[G.preset[p], P_RANDOM] > 0.5
+def is_random(G, p):
+    return G.w[p, P_RANDOM] > 0.5
 
 
 @njit(cache=True)
@@ -157,15 +157,15 @@ def card_value(G, T, w, p, c):
 
 
 @njit(cache=True)
-def lowest_value_card(G, T, W, p, skip):
+def lowest_value_card(G, T, p, skip):
     """Hand index of p's least valuable card other than index `skip` (random for `random`)."""
     n = G.hand_n[p]
-    if is_random(W, G, p):
+    if is_random(G, p):
         k = rng_below(G.rng, n - 1 if 0 <= skip < n else n)
         if 0 <= skip <= k:
             k += 1
         return k
-    w = W[G.preset[p]]
+    w = G.w[p]
     best = -1
     best_v = 1e18
     for i in range(n):
@@ -179,11 +179,11 @@ def lowest_value_card(G, T, W, p, skip):
 
 
 @njit(cache=True)
-def destiny_friend(G, W, p):
+def destiny_friend(G, p):
     """[S-16] Who gets p's Encounter with Destiny +1 life: the friendliest hurt non-enemy
     (lowest enemy score, then lowest life); else a player at full life (wasted, better than
     helping an enemy); else the least hostile hurt player. -1 when no other player lives."""
-    fill_enemy(G, W[G.preset[p]], p)
+    fill_enemy(G, G.w[p], p)
     best = -1
     best_s = 1e18
     full = -1
@@ -298,12 +298,12 @@ def score_action(G, T, w, p, k, beer_works, my_reach):
 
 
 @njit(cache=True)
-def choose_action(G, T, W, p, n):
+def choose_action(G, T, p, n):
     """Index of the legal play p makes next, or -1 to end the play phase."""
-    if is_random(W, G, p):
+    if is_random(G, p):
         k = rng_below(G.rng, n + 1)
         return k if k < n else -1
-    w = W[G.preset[p]]
+    w = G.w[p]
     fill_enemy(G, w, p)
     beer_works = n_alive(G) >= T.rules[RU_BEER_MIN_PLAYERS]
     my_reach = reach(G, T, p)
@@ -318,13 +318,13 @@ def choose_action(G, T, W, p, n):
 
 
 @njit(cache=True)
-def tempered_repeats(G, T, W, p, c, tgt):
+def tempered_repeats(G, T, p, c, tgt):
     """Tempered: discard a BANG! card to repeat brown card c (just played on tgt)? A scored
     bot repeats what still helps: another hit, steal, discard or Duel on an enemy, a draw,
     a heal while hurt, an area card that still hits more enemies than friends."""
-    if is_random(W, G, p):
+    if is_random(G, p):
         return rng_coin(G.rng)
-    w = W[G.preset[p]]
+    w = G.w[p]
     if w[P_TEMPERED] < 0.5:
         return False
     e = T.card_effect[c]
@@ -353,45 +353,45 @@ def tempered_repeats(G, T, W, p, c, tgt):
 
 
 @njit(cache=True)
-def answer(G, W, p):
+def answer(G, p):
     """Drink a Beer (or use Sid Ketchum's ability) at a lethal hit: always, for a scored bot."""
-    if is_random(W, G, p):
+    if is_random(G, p):
         return rng_coin(G.rng)
     return True
 
 
 @njit(cache=True)
-def cancel_hit(G, W, p):
+def cancel_hit(G, p):
     """Cancel a BANG! effect with Missed! cards (held in sufficient number)? A scored bot
     takes the hit instead only above `take_hits_above` life."""
-    if is_random(W, G, p):
+    if is_random(G, p):
         return rng_coin(G.rng)
-    return G.life[p] <= W[G.preset[p], P_TAKE_HITS_ABOVE]
+    return G.life[p] <= G.w[p, P_TAKE_HITS_ABOVE]
 
 
 @njit(cache=True)
-def answer_with_bang(G, T, W, p):
+def answer_with_bang(G, T, p):
     """Discard a BANG! to a Duel or Indians! rather than lose a life? A scored bot does when
     holding `answer_min_bangs` BANG!s or more, and always at 1 life."""
-    if is_random(W, G, p):
+    if is_random(G, p):
         return rng_coin(G.rng)
     if G.life[p] <= 1:
         return True
-    return count_playable_as(G, T, p, E_BANG) >= W[G.preset[p], P_ANSWER_MIN_BANGS]
+    return count_playable_as(G, T, p, E_BANG) >= G.w[p, P_ANSWER_MIN_BANGS]
 
 
 @njit(cache=True)
-def sid_saves(G, W, p):
+def sid_saves(G, p):
     """Sid Ketchum at a lethal hit: discard two cards for a life."""
-    return G.ability[p] == A_DISCARD_TWO_HEAL and answer(G, W, p)
+    return G.ability[p] == A_DISCARD_TWO_HEAL and answer(G, p)
 
 
 @njit(cache=True)
-def pick_from(G, T, W, p, cards, n):
+def pick_from(G, T, p, cards, n):
     """Index in cards[:n] p takes (General Store); the most valuable for a scored bot."""
-    if is_random(W, G, p):
+    if is_random(G, p):
         return rng_below(G.rng, n)
-    w = W[G.preset[p]]
+    w = G.w[p]
     best = 0
     best_v = -1e18
     for i in range(n):
@@ -403,11 +403,11 @@ def pick_from(G, T, W, p, cards, n):
 
 
 @njit(cache=True)
-def put_back(G, T, W, p, cards, n):
+def put_back(G, T, p, cards, n):
     """Index in cards[:n] Kit Carlson returns to the deck: the least valuable."""
-    if is_random(W, G, p):
+    if is_random(G, p):
         return rng_below(G.rng, n)
-    w = W[G.preset[p]]
+    w = G.w[p]
     worst = 0
     worst_v = 1e18
     for i in range(n):
@@ -419,10 +419,10 @@ def put_back(G, T, W, p, cards, n):
 
 
 @njit(cache=True)
-def jesse_source(G, W, p):
+def jesse_source(G, p):
     """Seat Jesse Jones draws his first card from, or -1 for the deck."""
     n = G.s[S_N]
-    if is_random(W, G, p):
+    if is_random(G, p):
         k = 0
         for q in range(n):
             if q != p and G.alive[q] and G.hand_n[q] > 0:
@@ -434,7 +434,7 @@ def jesse_source(G, W, p):
                     return q
                 pick -= 1
         return -1
-    w = W[G.preset[p]]
+    w = G.w[p]
     fill_enemy(G, w, p)
     best = -1
     best_n = 0
@@ -446,9 +446,9 @@ def jesse_source(G, W, p):
 
 
 @njit(cache=True)
-def pedro_takes_discard(G, T, W, p, top):
+def pedro_takes_discard(G, T, p, top):
     """Pedro Ramirez: take the discard pile's top card `top` instead of drawing?"""
-    if is_random(W, G, p):
+    if is_random(G, p):
         return rng_coin(G.rng)
-    w = W[G.preset[p]]
+    w = G.w[p]
     return card_value(G, T, w, p, top) >= w[P_PEDRO_MIN_VALUE]

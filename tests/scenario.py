@@ -53,7 +53,6 @@ class Table:
         self.theme = load_theme(theme)
         self.T = pack_tables(self.theme.tables)[0]
         self.strategy = resolve_strategy(strategy)
-        self.W = self.strategy.matrix
         n = len(characters)
         if roles is None:
             roles = [ROLES[r] for r in self.theme.tables.roles[n, :n]]
@@ -61,7 +60,7 @@ class Table:
         G = self.G
         pool = np.array([self.theme.character_names.index(c) for c in characters], np.int64)
         with np.errstate(over="ignore"):
-            kernel.setup_game(G, self.T, self.W, pool, self.strategy.role_preset, n, seed, 0, True)
+            kernel.setup_game(G, self.T, self.strategy.matrix, pool, self.strategy.role_preset, n, seed, 0, True)
         # exact seating, roles and characters as given; life = printed (+ the leader's extra)
         for q, (name, role) in enumerate(zip(characters, roles, strict=True)):
             ch = self.theme.character_names.index(name)
@@ -73,6 +72,7 @@ class Table:
                 life += self.theme.tables.rules[0]
             G.life[q] = G.max_life[q] = life
             G.preset[q] = self.strategy.role_preset[G.role[q]]
+            G.w[q, :] = self.strategy.matrix[G.preset[q]]
         # every card back into the draw pile, in id order (top = highest id)
         nc = self.T.n_cards
         G.hand[:, :] = -1
@@ -226,16 +226,16 @@ class Table:
         if k < 0:
             raise AssertionError(f"{card} -> {target} (opt {opt}) is not legal: {self.legal(p)}")
         with np.errstate(over="ignore"):
-            kernel.resolve(G, self.T, self.W, p, k)
+            kernel.resolve(G, self.T, p, k)
         self.check()
         return self
 
     def call(self, fn, *args):
-        """Run a kernel function fn(G, T, W, *args) (or fn(G, T, *args) / fn(G, *args))."""
+        """Run a kernel or policy function fn(G, T, *args) (or fn(G, *args))."""
         import inspect
 
         names = list(inspect.signature(getattr(fn, "py_func", fn)).parameters)
-        lead = [self.G, self.T, self.W][: sum(1 for n in names[:3] if n in ("G", "T", "W"))]
+        lead = [self.G, self.T][: sum(1 for n in names[:2] if n in ("G", "T"))]
         with np.errstate(over="ignore"):
             out = fn(*lead, *args)
         self.check()
@@ -248,14 +248,14 @@ class Table:
 
     def _run(self, fn, *args) -> Table:
         with np.errstate(over="ignore"):
-            fn(self.G, self.T, self.W, *args)
+            fn(self.G, self.T, *args)
         self.check()
         return self
 
     def start_of_turn(self, p: int) -> bool:
         self.G.s[S_CUR] = p
         with np.errstate(over="ignore"):
-            go_on = kernel.start_of_turn(self.G, self.T, self.W, p)
+            go_on = kernel.start_of_turn(self.G, self.T, p)
         self.check()
         return bool(go_on)
 

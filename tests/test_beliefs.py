@@ -127,17 +127,17 @@ def midgame_states(players: int, strategy: str, games: int, turns: int):
         with np.errstate(over="ignore"):
             kernel.play_game(G, T, strat.matrix, pool, strat.role_preset, players, 3, g, True)
         if not G.s[S_OVER]:  # still running
-            out.append((G, T, strat.matrix))
+            out.append((G, T))
     return out
 
 
-def decisions(G, T, W, p):
+def decisions(G, T, p):
     """Everything p's bot would decide now, as plain values."""
     n = kernel.legal_actions(G, T, p)
-    k = choose_action(G, T, W, p, n)
+    k = choose_action(G, T, p, n)
     play = None if k < 0 else (int(G.hand[p, G.act_idx[k]]), int(G.act_tgt[k]), int(G.act_opt[k]))
-    worst = int(G.hand[p, lowest_value_card(G, T, W, p, -1)]) if G.hand_n[p] else -1
-    return play, worst, int(jesse_source(G, W, p))
+    worst = int(G.hand[p, lowest_value_card(G, T, p, -1)]) if G.hand_n[p] else -1
+    return play, worst, int(jesse_source(G, p))
 
 
 def permute_hidden(G, p, rng):
@@ -169,14 +169,14 @@ def test_decisions_ignore_what_the_bot_cannot_see(strategy):
     rng = np.random.default_rng(0)
     checked = 0
     for turns in (4, 9, 15):
-        for G, T, W in midgame_states(6, strategy, 40, turns):
+        for G, T in midgame_states(6, strategy, 40, turns):
             for p in range(G.s[S_N]):
                 if not G.alive[p]:
                     continue
-                before = decisions(G, T, W, p)
+                before = decisions(G, T, p)
                 for _ in range(3):
                     permute_hidden(G, p, rng)
-                    assert decisions(G, T, W, p) == before
+                    assert decisions(G, T, p) == before
                 checked += 1
     assert checked > 300
 
@@ -194,10 +194,8 @@ def test_answers_read_the_parameter_vector():
     BANG! only holding that many, always at 1 life) and `take_hits_above` (keep Missed!
     and take a hit above that life)."""
     t = volcanic_table()
-    W = t.W.copy()
-    W[:, P_ANSWER_MIN_BANGS] = 2
-    W[:, P_TAKE_HITS_ABOVE] = 3
-    t.W = W
+    t.G.w[:, P_ANSWER_MIN_BANGS] = 2
+    t.G.w[:, P_TAKE_HITS_ABOVE] = 3
     t.give(2, "Duel", "Duel").give(0, "BANG!")
     t.play(2, "Duel", target=0)  # one BANG! in hand: the leader lets the Duel go
     assert (t.life(0), t.hand_names(0)) == (4, ["BANG!"])
