@@ -54,7 +54,7 @@ def seat_distance(G, a, b):
     return cw if cw < ccw else ccw
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def count_in_play(G, T, p, effect):
     k = 0
     for i in range(G.table_n[p]):
@@ -90,13 +90,13 @@ def find_weapon(G, T, p):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def sees_closer(G, T, a):
     """[C-16] Scope-likes of a: a sees every other player this much closer."""
     return count_in_play(G, T, a, E_SCOPE) + (1 if G.ability[a] == A_BUILTIN_SCOPE else 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def seen_farther(G, T, b):
     """[C-16] Mustang-likes of b: every other player sees b this much farther."""
     return count_in_play(G, T, b, E_MUSTANG) + (1 if G.ability[b] == A_BUILTIN_MUSTANG else 0)
@@ -109,7 +109,7 @@ def distance(G, T, a, b):
     return d if d > 1 else 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fill_distances(G, T, p):
     """G.dist[q] = distance(G, T, p, q) for every living q but p, else 0: one walk round the
     table instead of one per seat."""

@@ -101,7 +101,7 @@ def all_unknowns_hostile(G, p):
     return unknown > 0 and hostile >= unknown
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def enemy_of(G, w, p, q, certain, turned, alone):
     """How much p wants q hurt (> enemy_min: an enemy; < 0: a friend), from public facts.
     certain: all unknowns are hostile (all_unknowns_hostile); turned: p is a renegade that
@@ -220,7 +220,7 @@ def aoe_net(G, w, p):
     return net
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def score_action(G, T, w, p, k, beer_works, my_reach):
     """Desirability of legal play k; the bot plays the best one while its score is positive.
     Reads G.enemy (fill_enemy); beer_works and my_reach are hoisted out of the loop."""
