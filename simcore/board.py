@@ -32,7 +32,7 @@ def next_alive(G, p):
     return q
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def n_alive(G):
     k = 0
     for q in range(G.s[S_N]):
@@ -63,7 +63,7 @@ def count_in_play(G, T, p, effect):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def find_in_play(G, T, p, effect):
     """Slot of the first card with this effect in front of p, or -1."""
     for i in range(G.table_n[p]):
@@ -72,7 +72,7 @@ def find_in_play(G, T, p, effect):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def find_name_in_play(G, T, p, name):
     """Slot of a card of this distinct name in front of p, or -1 ([C-10] one copy per name)."""
     for i in range(G.table_n[p]):
@@ -81,7 +81,7 @@ def find_name_in_play(G, T, p, name):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def find_weapon(G, T, p):
     for i in range(G.table_n[p]):
         e = T.card_effect[G.table[p, i]]
@@ -129,7 +129,7 @@ def fill_distances(G, T, p):
         G.dist[q] = d if d > 1 else 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reach(G, T, p):
     """[C-11] [C-15] The weapon's reach; the board's gun reaches 1."""
     w = find_weapon(G, T, p)
@@ -138,7 +138,7 @@ def reach(G, T, p):
     return T.card_value[G.table[p, w]]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def unlimited_bangs(G, T, p):
     """[K-18] [A-16] Volcanic in play or Willy the Kid: any number of BANG! cards."""
     return G.ability[p] == A_UNLIMITED_BANG or find_in_play(G, T, p, E_VOLCANIC) >= 0
@@ -152,7 +152,7 @@ def find_in_hand(G, T, p, effect):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def count_in_hand(G, T, p, effect):
     k = 0
     for i in range(G.hand_n[p]):

@@ -566,7 +566,7 @@ def take_card(G, p, opt):
 # --- the play phase -----------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def add_action(G, n, i, tgt, opt):
     if n < MAX_ACTIONS:
         G.act_idx[n] = i

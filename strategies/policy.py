@@ -74,12 +74,12 @@ from strategies.params import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_random(G, p):
     return G.w[p, P_RANDOM] > 0.5
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def renegade_turned(G, w):
     """The renegade drops its cover once few are left or every outlaw is revealed dead."""
     if n_alive(G) <= w[P_RENEGADE_TURN_ALIVE]:
@@ -87,7 +87,7 @@ def renegade_turned(G, w):
     return revealed_dead(G, R_OUTLAW) == role_total(G, R_OUTLAW)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def all_unknowns_hostile(G, p):
     """For the leader or a deputy: are all living players of unknown role hostile? The role
     mix is public and the dead are revealed, so counting tells (the leader facing the last
@@ -132,7 +132,7 @@ def enemy_of(G, w, p, q, certain, turned, alone):
     return -10.0 if leader else -law
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fill_enemy(G, w, p):
     """G.enemy[q] = enemy_of(p, q) for every seat, computed once per decision."""
     r = G.role[p]

@@ -60,7 +60,9 @@ class Table:
         G = self.G
         pool = np.array([self.theme.character_names.index(c) for c in characters], np.int64)
         with np.errstate(over="ignore"):
-            kernel.setup_game(G, self.T, self.strategy.matrix, pool, self.strategy.role_preset, n, seed, 0, True)
+            kernel.setup_game(
+                G, self.T, self.strategy.matrix, pool, self.strategy.role_preset, n, seed, 0, True
+            )
         # exact seating, roles and characters as given; life = printed (+ the leader's extra)
         for q, (name, role) in enumerate(zip(characters, roles, strict=True)):
             ch = self.theme.character_names.index(name)
