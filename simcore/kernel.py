@@ -576,15 +576,20 @@ def add_action(G, n, i, tgt, opt):
     return n
 
 
+@njit(cache=True, inline="always")
+def distances_and_reach(G, T, p):
+    """Fill G.dist with p's distances (fill_distances) and return p's reach."""
+    fill_distances(G, T, p)
+    return reach(G, T, p)
+
+
 @njit(cache=True)
 def legal_actions(G, T, p):
     """Fill G.act_* with every legal play of p's turn; returns how many. Copies of one
     card name make the same plays, so only the first copy in hand is listed."""
     n = 0
     ns = G.s[S_N]
-    bang_ok = G.s[S_BANGS] < T.rules[RU_BANG_LIMIT] or unlimited_bangs(G, T, p)
-    r = reach(G, T, p)
-    fill_distances(G, T, p)
+    r = -1  # p's reach, once G.dist holds p's distances: only for a hand that needs them
     for i in range(G.hand_n[p]):
         c = G.hand[p, i]
         e = T.card_effect[c]
@@ -598,7 +603,9 @@ def legal_actions(G, T, p):
         if seen:
             continue
         if e == E_BANG or (e == E_MISSED and G.ability[p] == A_BANG_MISSED_SWAP):
-            if bang_ok:
+            if G.s[S_BANGS] < T.rules[RU_BANG_LIMIT] or unlimited_bangs(G, T, p):
+                if r < 0:
+                    r = distances_and_reach(G, T, p)
                 for q in range(ns):
                     if q != p and G.alive[q] and G.dist[q] <= r:
                         n = add_action(G, n, i, q, 0)
@@ -612,6 +619,8 @@ def legal_actions(G, T, p):
         ):
             n = add_action(G, n, i, p, 0)
         elif e == E_STEAL or e == E_DISCARD_ANY:
+            if e == E_STEAL and r < 0:
+                r = distances_and_reach(G, T, p)
             for q in range(ns):
                 if G.alive[q] == 0:
                     continue

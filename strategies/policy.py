@@ -92,12 +92,14 @@ def all_unknowns_hostile(G, p):
     """For the leader or a deputy: are all living players of unknown role hostile? The role
     mix is public and the dead are revealed, so counting tells (the leader facing the last
     player standing knows it is the renegade)."""
-    hostile = role_total(G, R_OUTLAW) + role_total(G, R_RENEGADE)
-    hostile -= revealed_dead(G, R_OUTLAW) + revealed_dead(G, R_RENEGADE)
+    hostile = 0  # living outlaws and renegades: the public role mix less the revealed dead
     unknown = 0
     for q in range(1, G.s[S_N]):
-        if q != p and G.alive[q]:
-            unknown += 1
+        if G.alive[q]:
+            if q != p:
+                unknown += 1
+            if G.role[q] == R_OUTLAW or G.role[q] == R_RENEGADE:
+                hostile += 1  # a count only, the same whoever holds which role
     return unknown > 0 and hostile >= unknown
 
 
