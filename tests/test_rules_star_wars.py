@@ -562,7 +562,7 @@ def test_bacta_tank_destiny_not_with_two_players_left():
 
 
 def test_repair_destiny_draws_one_more():
-    """[S-06] Repair with the extra effect draws 3.
+    """[S-06] [S-18] Repair with the extra effect draws 3.
 
     Rulebook: "Encounter with Destiny effect: draw a card from the draw pile."
     """
