@@ -20,7 +20,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: setup
-	$(BIN)/bangsim experiment configs/experiments/default.toml --out runs/default
+	$(BIN)/bangsim experiment default --out runs/default
 	@echo "results: runs/default (manifest.json, seats/*.parquet); report: runs/default/report/index.html"
 
 test: setup

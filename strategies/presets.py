@@ -4,14 +4,14 @@ matrix the kernel reads (one parameter row per preset used)."""
 import tomllib
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
+from importlib.resources import files
 
 import numpy as np
 
 from simcore.vocab import ROLES
 from strategies.params import N_PARAMS, param_index
 
-PRESETS_FILE = Path(__file__).resolve().parent / "presets.toml"
+PRESETS_FILE = files("strategies") / "presets.toml"  # package data, found from any install
 DEFAULT_PRESET = "smart"  # what every seat plays unless told otherwise
 
 

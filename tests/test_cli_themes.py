@@ -1,4 +1,5 @@
-"""`bangsim themes`, `bangsim themes show ID|PATH`, and theme files given to `bangsim run`."""
+"""`bangsim themes`, `bangsim themes show ID|PATH`, `bangsim themes export ID`, and theme files
+given to `bangsim run`."""
 
 import json
 
@@ -57,6 +58,34 @@ def test_themes_show_dodge_city_costs_and_whisky():
     assert lines["Whisky"][1:7] == ["heal", "2", "(not", "a", "Beer)", "1"]
     assert lines["Springfield"][1:5] == ["bang_any", "1", "1", "KS"]
     assert lines["Tequila"][1:6] == ["heal_any", "1", "1", "1", "9C"]
+
+
+@pytest.mark.parametrize("theme_id", shipped_themes())
+def test_themes_export_prints_the_file_verbatim(theme_id):
+    result = runner.invoke(app, ["themes", "export", theme_id])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (THEMES_DIR / f"{theme_id}.toml").read_text()
+
+
+def test_themes_export_out_writes_the_file_and_never_overwrites(tmp_path):
+    out = tmp_path / "my_variant.toml"
+    result = runner.invoke(app, ["themes", "export", "classic", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.read_text() == CLASSIC_TEXT
+    assert "change its [theme] id" in result.stdout
+    assert load_theme(out).id == "classic"
+    out.write_text("# my edits\n")
+    again = runner.invoke(app, ["themes", "export", "classic", "--out", str(out)])
+    assert_bad_input(again, "my_variant.toml: already exists")
+    assert out.read_text() == "# my edits\n"
+
+
+@pytest.mark.parametrize("theme", ["nosuchtheme", "classic.toml", "configs/themes/classic"])
+def test_themes_export_unknown(theme, tmp_path):
+    out = tmp_path / "x.toml"
+    result = runner.invoke(app, ["themes", "export", theme, "--out", str(out)])
+    assert_bad_input(result, f"unknown theme '{theme}'", "walking_dead")
+    assert not out.exists()
 
 
 def test_themes_show_a_path(tmp_path):
