@@ -4,6 +4,7 @@ A page is one self-contained file: every chart is a base64 PNG data URI inside i
 designer can mail it), and the same PNGs are saved beside it. Every file is written under
 a temporary name and moved into place (os.replace), PNGs first and index.html last, so a
 reader never sees a half-written file and index.html appears only once its PNGs exist.
+If a write fails (a full disk), the files this call had created are removed again.
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ def chart(name: str, alt: str, fig) -> Chart:
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    """Write `data` to `path` via a temporary file in the same folder and os.replace."""
+    """Write `data` to `path` via a temporary file in the same folder and os.replace.
+    An OSError without a file name gets `path`, so its one-line message names it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -55,9 +57,39 @@ def write_atomic(path: Path, data: bytes) -> None:
             f.write(data)
         os.chmod(tmp, 0o644)  # mkstemp makes it owner-only; a report is for sharing
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(e, OSError) and e.errno is not None and e.filename in (None, tmp):
+            e.filename, e.filename2 = str(path), None
         raise
+
+
+def write_files(files: dict[Path, bytes]) -> list[Path]:
+    """Write each file atomically, in order. If one fails, the files (and folders) this call
+    created are removed before the error propagates: a failed report leaves no new partial
+    set of files behind (files it replaced stay replaced, each complete)."""
+    created: list[Path] = []
+    try:
+        for path in files:
+            for folder in reversed([path.parent, *path.parent.parents]):
+                if not folder.exists():
+                    folder.mkdir()
+                    created.append(folder)
+            existed = path.exists()
+            write_atomic(path, files[path])
+            if not existed:
+                created.append(path)
+    except BaseException:
+        for path in reversed(created):
+            try:
+                if path.is_dir():
+                    path.rmdir()
+                else:
+                    path.unlink(missing_ok=True)
+            except OSError:
+                pass
+        raise
+    return list(files)
 
 
 def write_page(out: Path, template: str, figures: list[Chart], **context: Any) -> Path:
@@ -73,9 +105,9 @@ def write_page(out: Path, template: str, figures: list[Chart], **context: Any) -
         )
     )
     out = Path(out)
-    for c in figures:
-        write_atomic(out / c.file, c.png)
-    write_atomic(out / PAGE, html.encode("utf-8"))
+    files = {out / c.file: c.png for c in figures}
+    files[out / PAGE] = html.encode("utf-8")  # last: the page appears once its PNGs exist
+    write_files(files)
     return out / PAGE
 
 

@@ -4,7 +4,8 @@
     export_report(run, "csv", d)  -> d/<table>.csv for every table of the report
     summary_lines(report)         -> the balance summary, one line per configuration
 
-Bad input (no such folder, no seat rows) raises ReportError with a one-line message.
+Bad input (no such folder, no seat rows, a damaged chunk, a manifest this version cannot
+read) raises ReportError with a one-line message.
 """
 
 from __future__ import annotations
@@ -18,11 +19,19 @@ import polars as pl
 
 from reports import charts
 from reports.aggregate import SIDES, collect_cells, collect_tables, report_tables
-from reports.html import Chart, chart, pct, pp, write_atomic, write_page
+from reports.html import Chart, chart, pct, pp, write_files, write_page
 from reports.names import Names, load_names
 from reports.summary import scan_seats
 from simcore.api import safe_name
-from simcore.runfolder import MANIFEST, SEATS, read_manifest
+from simcore.errors import UserError
+from simcore.runfolder import (
+    MANIFEST,
+    SEATS,
+    RunFolderError,
+    check_chunk_files,
+    check_version,
+    read_manifest,
+)
 
 REPORT_DIR = "report"
 FORMATS = ("html", "csv", "json")
@@ -33,8 +42,9 @@ HOLM = (
 )
 
 
-class ReportError(ValueError):
-    """The report cannot be made (no such run folder, no seat rows, bad format); one line."""
+class ReportError(UserError):
+    """The report cannot be made (no such run folder, no seat rows, a damaged chunk, bad
+    format); one line."""
 
 
 @dataclass(frozen=True)
@@ -53,7 +63,12 @@ class RunReport:
 
 
 def check_run(run: Path) -> Path:
-    """`run` if it is a run folder with seat rows; ReportError otherwise."""
+    """`run` if it is a run folder with seat rows; ReportError otherwise.
+
+    Every chunk file's footer is read (a millisecond each): a truncated, empty or foreign
+    file is named instead of being skipped or failing deep inside the aggregation. A run of
+    another rules version reads fine (its rows are what that version played, and the page
+    says which); a manifest of another format is refused."""
     run = Path(run)
     if not run.is_dir():
         raise ReportError(f"{run}: no such run folder")
@@ -61,7 +76,20 @@ def check_run(run: Path) -> Path:
         raise ReportError(
             f"{run}: no seat rows ({SEATS}/*.parquet); play games first with `bangsim run`"
         )
+    try:
+        manifest = read_manifest(run)
+        if manifest is not None:
+            check_version(run, manifest, resume=False)
+        check_chunk_files(run, manifest, listed_only=False, hint=DAMAGED_HINT)
+    except RunFolderError as e:
+        raise ReportError(str(e)) from None
     return run
+
+
+DAMAGED_HINT = (
+    "delete it, rerun the command that played the run (it plays that chunk again), "
+    "then report again"
+)
 
 
 def load_report(run: Path) -> RunReport:
@@ -71,7 +99,13 @@ def load_report(run: Path) -> RunReport:
         manifest = read_manifest(run)
     except ValueError as e:
         raise ReportError(str(e)) from None
-    tables = collect_tables(report_tables(collect_cells(scan_seats(run))))
+    try:
+        tables = collect_tables(report_tables(collect_cells(scan_seats(run))))
+    except pl.exceptions.PolarsError as e:  # damage inside a file whose footer reads fine
+        text = " ".join(str(e).split())[:160]
+        raise ReportError(
+            f"{run}: cannot read the seat rows ({text}); a chunk file is damaged: {DAMAGED_HINT}"
+        ) from None
     themes = tables["summary"]["theme"].unique(maintain_order=True).to_list()
     names = load_names(themes, (manifest or {}).get("theme_files"))
     return RunReport(run, manifest, tables, names)
@@ -130,7 +164,7 @@ def check_format(fmt: str) -> str:
 
 def export_tables(tables: dict[str, pl.DataFrame], fmt: str, out: Path) -> list[Path]:
     """Write each table atomically as CSV or JSON (a list of row objects; NaN as null)."""
-    paths = []
+    files: dict[Path, bytes] = {}
     check_format(fmt)
     if fmt == "html":
         raise ReportError("export_tables writes csv or json; use write_report for html")
@@ -141,9 +175,8 @@ def export_tables(tables: dict[str, pl.DataFrame], fmt: str, out: Path) -> list[
         else:
             rows = frame.with_columns(pl.selectors.float().fill_nan(None)).to_dicts()
             data = (json.dumps(rows, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
-        write_atomic(path, data)
-        paths.append(path)
-    return paths
+        files[path] = data
+    return write_files(files)
 
 
 def report_charts(report: RunReport) -> list[Chart]:

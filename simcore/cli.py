@@ -1,32 +1,97 @@
 """The `bangsim` command line: thin typer commands over plain functions.
 
 Bad input ends with one line on stderr, ``error: ...``, exit code 2, and nothing written.
+Every failure is one line and an exit code (docs/errors.md): `BangsimGroup` applies the
+table of `simcore.errors` to whatever escapes a command; `bangsim --debug ...` shows the
+traceback instead.
 """
 
 from __future__ import annotations
 
+import errno
 import re
+import sys
 import time
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import polars as pl
 import typer
+from typer.core import TyperGroup
+
+try:  # newer typer carries its own copy of click
+    from typer._click import exceptions as _click_exceptions
+except ImportError:  # pragma: no cover - older typer on click
+    from click import exceptions as _click_exceptions
 
 from simcore import limits
+from simcore.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, UserError, describe, one_line
 from simcore.runfolder import (
     DEFAULT_CHUNK_SIZE,
     RunFolderError,
+    check_writable,
+    chunks_kept,
     execute_study,
     pending_games,
     plan_study,
 )
 from simcore.theme import Theme
 
-EXIT_BAD_INPUT = 2
+_UsageError = _click_exceptions.UsageError
+_NoArgsIsHelp = getattr(_click_exceptions, "NoArgsIsHelpError", ())
+_ClickException = _click_exceptions.ClickException
+OPTIONS = {"debug": False}  # global options of this invocation (set by `main`)
+RESUMING_COMMANDS = ("run", "experiment")  # a rerun of these resumes their run folder
+
+
+class BangsimGroup(TyperGroup):
+    """The top-level command group. Whatever escapes a command (of any subgroup too) ends as
+    one line on stderr and the exit code of `simcore.errors.describe`, without a traceback;
+    with --debug it propagates with its traceback."""
+
+    def make_context(self, info_name: Any, args: Any, parent: Any = None, **extra: Any) -> Any:
+        try:  # parsing the top-level options: `bangsim --bogus`
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except _NoArgsIsHelp:
+            raise  # `bangsim` alone prints the help
+        except _UsageError as e:
+            usage_exit(e)
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except _NoArgsIsHelp:
+            raise
+        except _UsageError as e:  # a subcommand's options: a typo, a bad value, one missing
+            usage_exit(e)
+        except (typer.Exit, typer.Abort, _ClickException):
+            raise  # typer's own exits
+        except OSError as e:
+            if e.errno == errno.EPIPE or OPTIONS["debug"]:
+                raise  # typer quietly ends a command piped into `head`
+            self.exit_with(ctx, e)
+        except (Exception, KeyboardInterrupt) as e:
+            if OPTIONS["debug"]:
+                raise
+            self.exit_with(ctx, e)
+
+    @staticmethod
+    def exit_with(ctx: Any, e: BaseException) -> NoReturn:
+        line, code = describe(e, resumable=ctx.invoked_subcommand in RESUMING_COMMANDS)
+        typer.echo(line, err=True)
+        raise typer.Exit(code) from None
+
+
+def usage_exit(e: Any) -> NoReturn:
+    """A usage error (unknown option or command, bad or missing value) as one line, exit 2."""
+    where = f"; see '{e.ctx.command_path} --help'" if getattr(e, "ctx", None) else ""
+    typer.echo(f"error: {one_line(e.format_message()).rstrip('.')}{where}", err=True)
+    raise typer.Exit(EXIT_BAD_INPUT)
+
 
 app = typer.Typer(
     name="bangsim",
+    cls=BangsimGroup,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -34,12 +99,22 @@ app = typer.Typer(
 
 
 @app.callback()
-def main() -> None:
+def main(
+    debug: Annotated[
+        bool,
+        typer.Option(
+            "--debug", help="On any error, show the Python traceback instead of one line."
+        ),
+    ] = False,
+) -> None:
     """Monte Carlo balance simulator for BANG! and its re-themed editions.
 
     Play many games with bots, then read win rates by role with 95% confidence
     intervals. Start with: bangsim run --help
+
+    Errors: one line on stderr; exit 1 disk full or I/O, 2 bad input, 70 a bug, 130 Ctrl-C.
     """
+    OPTIONS["debug"] = debug
 
 
 @app.command()
@@ -101,24 +176,29 @@ def run(
     except ValueError as e:
         fail(str(e))
     pending = pending_games(study)
-    seconds = play_timed(lambda: execute_study(study, progress=progress))
+    seconds = play_timed(lambda: execute_study(study, progress=progress), out, study.chunks)
     typer.echo(summary_text(out, study.theme))
     typer.echo(played_text(pending, study.total_games, seconds) + f"; results: {out}")
 
 
-def play_timed(execute) -> float:
-    """Run `execute()` (writes a run folder); seconds it took. A folder error is one line
-    and exit 2; Ctrl-C keeps the complete chunks and exits 130."""
+def play_timed(execute, out: Path, chunks: list[Any]) -> float:
+    """Run `execute()` (plays `chunks` into the run folder `out`); seconds it took. A folder
+    error is one line and exit 2; Ctrl-C keeps the complete chunks, says how many, exits 130."""
     start = time.perf_counter()
     try:
         execute()
     except RunFolderError as e:
         fail(str(e))
     except KeyboardInterrupt:
+        if OPTIONS["debug"]:
+            raise
+        kept = chunks_kept(out, chunks)
         typer.echo(
-            "interrupted: complete chunks are kept; rerun the same command to resume", err=True
+            f"interrupted: {kept} of {len(chunks)} chunks kept in {out}; "
+            "rerun the same command to resume",
+            err=True,
         )
-        raise typer.Exit(130) from None
+        raise typer.Exit(EXIT_INTERRUPTED) from None
     return time.perf_counter() - start
 
 
@@ -131,7 +211,10 @@ def played_text(played: int, total: int, seconds: float) -> str:
 
 
 def fail(message: str) -> NoReturn:
-    """One line on stderr and exit code 2."""
+    """One line on stderr and exit code 2; with --debug, called while handling an exception,
+    that exception propagates with its traceback instead."""
+    if OPTIONS["debug"] and sys.exc_info()[1] is not None:
+        raise  # the exception the caller is handling, with its traceback
     typer.echo(f"error: {' '.join(message.split())}", err=True)
     raise typer.Exit(EXIT_BAD_INPUT)
 
@@ -211,6 +294,10 @@ def themes(ctx: typer.Context) -> None:
     Show one in full, from a shipped id or the path to a theme TOML file:
 
     bangsim themes show walking_dead
+
+    Start a variant from a shipped theme's file (then edit it; pass its path as --theme):
+
+    bangsim themes export classic > my_variant.toml
     """
     if ctx.invoked_subcommand is None:
         from simcore.themeinfo import theme_list_text
@@ -241,6 +328,47 @@ def themes_show(
     typer.echo(theme_text(loaded))
 
 
+@themes_app.command("export")
+def themes_export(
+    theme: Annotated[str, typer.Argument(help="Shipped theme id (bangsim themes lists them).")],
+    out: Annotated[
+        Path | None,
+        typer.Option(help="File to write (must not exist yet); default: standard output."),
+    ] = None,
+) -> None:
+    """Print a shipped theme's TOML file, verbatim with its comments, to start a variant.
+
+    Give the copy its own id (the id key of its theme table, so reports and experiments
+    can tell it from the original), edit it, then pass its path wherever a theme id is
+    accepted.
+
+    Examples:
+
+    bangsim themes export classic > my_variant.toml
+
+    bangsim themes export walking_dead --out my_wd.toml
+
+    bangsim run --theme my_variant.toml --games 100000 --out runs/my_variant
+    """
+    from simcore.theme import shipped_theme_file
+
+    try:
+        text = shipped_theme_file(theme).read_text(encoding="utf-8")
+    except ValueError as e:
+        fail(str(e))
+    if out is None:
+        typer.echo(text, nl=False)
+        return
+    try:
+        with out.open("x", encoding="utf-8") as f:
+            f.write(text)
+    except FileExistsError:
+        fail(f"{out}: already exists (remove it or choose another --out)")
+    except OSError as e:
+        fail(f"{out}: cannot write: {e.strerror}")
+    typer.echo(f"wrote {out} (theme '{theme}'; change its [theme] id before using it)")
+
+
 @app.command()
 def report(
     run: Annotated[Path, typer.Argument(help="Run folder written by `bangsim run`.")],
@@ -266,8 +394,9 @@ def report(
     bangsim report runs/default --format csv --out tables/
     """
     from reports.report import (
-        ReportError,
+        REPORT_DIR,
         check_format,
+        check_run,
         export_tables,
         load_report,
         summary_lines,
@@ -276,8 +405,9 @@ def report(
 
     try:
         check_format(format)
+        check_writable(out or check_run(run) / REPORT_DIR)
         loaded = load_report(run)
-    except ReportError as e:
+    except UserError as e:
         fail(str(e))
     if format == "html":
         written = [write_report(loaded, out)]
@@ -306,11 +436,11 @@ def compare(
     Example: bangsim compare runs/default runs/more-missed --out runs/compare-missed
     """
     from reports.compare import comparison_lines, load_comparison, write_comparison
-    from reports.report import ReportError
 
     try:
+        check_writable(out)
         loaded = load_comparison(runs)
-    except ReportError as e:
+    except UserError as e:
         fail(str(e))
     page = write_comparison(loaded, out)
     typer.echo("\n".join(comparison_lines(loaded)))
@@ -365,10 +495,17 @@ def tournament(
 
 @app.command()
 def experiment(
-    file: Annotated[Path, typer.Argument(help="Experiment file (TOML), see docs/experiments.md.")],
+    file: Annotated[
+        str,
+        typer.Argument(
+            help="A shipped experiment's name, e.g. default (a wrong name lists them all), or "
+            "the path to an experiment file (TOML), see docs/experiments.md.",
+            metavar="NAME|FILE",
+        ),
+    ],
     out: Annotated[
         Path | None,
-        typer.Option(help="Run folder to write (default: runs/<file name>); rerun to resume."),
+        typer.Option(help="Run folder to write (default: runs/<name>); rerun to resume."),
     ] = None,
     games: Annotated[
         int | None, typer.Option(help="Games per cell (replaces the file's experiment.games).")
@@ -391,11 +528,16 @@ def experiment(
     like classic/5p/smart/leader_extra_life=2. The whole grid is validated before anything
     is written; an interrupted experiment resumes when rerun.
 
+    Shipped experiments run by name; start your own from a copy of one (in a clone:
+    configs/experiments/) and pass its path.
+
     Examples:
 
-    bangsim experiment configs/experiments/default.toml --out runs/default
+    bangsim experiment default --out runs/default
 
-    bangsim experiment configs/experiments/leader_extra_life.toml --games 20000
+    bangsim experiment leader_extra_life --games 20000
+
+    bangsim experiment my_experiment.toml --out runs/mine
     """
     from simcore.experiment import execute_experiment, plan_experiment
     from simcore.experiment import pending_games as pending_experiment_games
@@ -409,7 +551,7 @@ def experiment(
     for skipped in plan.skipped:
         typer.echo(f"skipped {skipped}: the theme has no role table for that many players")
     pending = pending_experiment_games(plan)
-    seconds = play_timed(lambda: execute_experiment(plan, progress=progress))
+    seconds = play_timed(lambda: execute_experiment(plan, progress=progress), plan.out, plan.chunks)
     played = played_text(pending, plan.total_games, seconds)
     if not render:
         typer.echo(f"{played} ({len(plan.cells)} cells); results: {plan.out}")

@@ -40,6 +40,7 @@ from simcore.api import (
     config_label,
     safe_name,
 )
+from simcore.errors import UserError
 from simcore.rows import seat_frame
 from simcore.runfolder import (
     DEFAULT_CHUNK_SIZE,
@@ -53,7 +54,7 @@ from simcore.runfolder import (
     versions,
     write_chunks,
 )
-from simcore.theme import Theme, compile_theme, load_theme, shipped_themes
+from simcore.theme import CONFIGS_DIR, Theme, compile_theme, load_theme, shipped_themes
 
 SECTIONS = ("experiment", "grid", "overrides")
 EXPERIMENT_KEYS = ("title", "description", "games", "seed", "chunk_size", "checked")
@@ -64,9 +65,10 @@ EXTRA_COPIES = "extra_copies"  # virtual card field: add (or remove, < 0) copies
 NAMED_SECTIONS = ("cards", "characters")  # lists of tables addressed by name
 VALUES_IN_LABEL = 3  # list values up to this length are spelled out in labels
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+EXPERIMENTS_DIR = CONFIGS_DIR / "experiments"  # configs/experiments/, package data if installed
 
 
-class ExperimentError(ValueError):
+class ExperimentError(UserError):
     """A bad experiment file, grid or override; the message is one line."""
 
 
@@ -147,6 +149,29 @@ class Experiment:
 # --- planning ------------------------------------------------------------------------------
 
 
+def shipped_experiments() -> list[str]:
+    """Names of the experiments shipped in configs/experiments/ (package data), sorted."""
+    return sorted(
+        p.name.removesuffix(".toml")
+        for p in EXPERIMENTS_DIR.iterdir()
+        if p.is_file() and p.name.endswith(".toml")
+    )
+
+
+def experiment_file(source: str | Path) -> Path:
+    """A shipped experiment's name ("default") -> its file; a path (containing '/' or ending
+    in .toml, or a Path) stays a path. ExperimentError naming the shipped ones if unknown."""
+    if not isinstance(source, str) or "/" in source or source.endswith(".toml"):
+        return Path(source)
+    path = EXPERIMENTS_DIR / f"{source}.toml"
+    if not path.is_file():
+        raise ExperimentError(
+            f"unknown experiment '{source}' (shipped: {', '.join(shipped_experiments()) or 'none'}"
+            "; or give the path to a .toml file)"
+        )
+    return Path(str(path))
+
+
 def plan_experiment(
     source: str | Path,
     out: str | Path | None = None,
@@ -155,11 +180,12 @@ def plan_experiment(
 ) -> Experiment:
     """Read and validate an experiment file, expand its grid and plan its chunks.
 
+    source is a shipped experiment's name ("default", see `shipped_experiments`) or a path.
     out defaults to runs/<file stem>; games and seed replace the file's. Writes nothing and
     needs no engine. Raises ValueError (ExperimentError, ThemeError, RunFolderError) with a
     one-line message.
     """
-    source = Path(source)
+    source = experiment_file(source)
     spec = read_spec(source)
     name = source.name
     head = spec.get("experiment", {})
@@ -260,6 +286,10 @@ def read_spec(source: Path) -> dict[str, Any]:
             spec = tomllib.load(f)
     except tomllib.TOMLDecodeError as e:
         raise ExperimentError(f"{source.name}: TOML syntax error: {_one_line(str(e))}") from None
+    except UnicodeDecodeError as e:
+        raise ExperimentError(
+            f"{source.name}: not UTF-8 text (byte {e.start}: {e.reason}); save it as UTF-8"
+        ) from None
     for key, value in spec.items():
         if key not in SECTIONS:
             raise ExperimentError(

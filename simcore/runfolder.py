@@ -9,11 +9,17 @@ anywhere (a thread pool today, a Ray task later) and written on its own. A file 
 under its final name only when complete (temp name + os.replace), and the manifest lists it
 only after that, so a crash at any point leaves complete chunks and a manifest that may lag
 behind them by at most one chunk; rerunning the same request plays only what is missing.
+
+Before resuming, the folder is checked (`check_folder`): writable, a run folder, of this
+rules version and manifest format, the same request, and every chunk it lists as done
+readable with the right row count (`check_chunk_files`, Parquet footers only). Each
+problem is a RunFolderError with one line naming it and what to do (docs/errors.md).
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import math
 import os
@@ -42,7 +48,8 @@ from simcore.api import (
     player_counts,
     safe_name,
 )
-from simcore.rows import seat_frame
+from simcore.errors import UserError
+from simcore.rows import SEAT_SCHEMA, seat_frame
 from simcore.theme import Theme, load_theme
 
 MANIFEST = "manifest.json"
@@ -52,8 +59,9 @@ DEFAULT_CHUNK_SIZE = 50_000
 _TEMP = re.compile(r"^\..+\.tmp$")  # our temp files: ".<final name>.<pid>.tmp"
 
 
-class RunFolderError(ValueError):
-    """The run folder cannot take this request (another run's folder, locked, ...); one line."""
+class RunFolderError(UserError):
+    """The run folder cannot take this request (another run's folder, another version's, a
+    damaged chunk, locked, not writable, ...); one line naming it and what to do."""
 
 
 @dataclass(frozen=True)
@@ -189,7 +197,7 @@ def write_chunks(out, request, new_manifest, chunks, desc, play, postfix, progre
         manifest = check_folder(out, request)  # again, under the lock
         if manifest is None:
             manifest = new_manifest()
-        manifest["sessions"].append({"started": _now(), "versions": versions()})
+        manifest.setdefault("sessions", []).append({"started": _now(), "versions": versions()})
         _write_json_atomic(out / MANIFEST, manifest)
         (out / SEATS).mkdir(exist_ok=True)
         _remove_stale_temp_files(out)
@@ -214,14 +222,14 @@ def write_chunks(out, request, new_manifest, chunks, desc, play, postfix, progre
                 write_parquet_atomic(frame, out / chunk.file)
                 seconds = time.perf_counter() - start
                 manifest["chunks_done"].append(_chunk_record(chunk, seconds))
-                manifest["run_seconds"] = round(manifest["run_seconds"] + seconds, 3)
+                manifest["run_seconds"] = round(manifest.get("run_seconds", 0) + seconds, 3)
                 manifest["updated"] = _now()
                 _write_json_atomic(out / MANIFEST, manifest)
                 bar.update(chunk.games)
         order = {c.file: i for i, c in enumerate(chunks)}
         manifest["chunks_done"].sort(key=lambda c: order.get(c["file"], len(order)))
         manifest["complete"] = True
-        manifest["finished"] = manifest["finished"] or _now()
+        manifest["finished"] = manifest.get("finished") or _now()
         _write_json_atomic(out / MANIFEST, manifest)
     return out
 
@@ -233,10 +241,24 @@ def pending_games(study: Study) -> int:
 
 def pending_in(out: Path, chunks) -> int:
     """Games of `chunks` not yet written to folder `out` (all of them for a new folder)."""
+    done = done_files(out)
+    return sum(c.games for c in chunks if c.file not in done)
+
+
+def done_files(out: Path) -> set[str]:
+    """Chunk files (relative to `out`) the manifest lists as done and that exist."""
     manifest = read_manifest(out) if out.is_dir() else None
     listed = {c["file"] for c in manifest["chunks_done"]} if manifest else set()
-    done = {f for f in listed if (out / f).is_file()}
-    return sum(c.games for c in chunks if c.file not in done)
+    return {f for f in listed if (out / f).is_file()}
+
+
+def chunks_kept(out: Path, chunks) -> int:
+    """How many of `chunks` are done in `out` (what an interrupted run keeps)."""
+    try:
+        done = done_files(out)
+    except RunFolderError:
+        return 0
+    return sum(1 for c in chunks if c.file in done)
 
 
 def play_chunk(study: Study, chunk: Chunk) -> pl.DataFrame:
@@ -256,24 +278,95 @@ def read_manifest(out: Path) -> dict[str, Any] | None:
     if not path.is_file():
         return None
     try:
-        return json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as e:
-        raise RunFolderError(f"{path}: unreadable manifest ({e})") from None
+        data = json.loads(path.read_text(encoding="utf-8"))
+        problem = _manifest_problem(data)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        problem = str(e)
+    if problem:
+        raise RunFolderError(
+            f"{path}: unreadable manifest ({problem}); this is not a run folder bangsim can use: "
+            "choose another folder (or delete that one and play it again)"
+        )
+    return data
+
+
+def _manifest_problem(data: Any) -> str | None:
+    """What is wrong with the shape of a parsed manifest, or None. A manifest of another
+    format is left to `check_version` (it may be shaped otherwise)."""
+    if not isinstance(data, dict):
+        return f"expected a JSON object, got {type(data).__name__}"
+    if data.get("format") != MANIFEST_FORMAT:
+        return None
+    if not isinstance(data.get("request"), dict):
+        return "no request"
+    chunks = data.get("chunks_done")
+    if not isinstance(chunks, list) or not all(
+        isinstance(c, dict) and isinstance(c.get("file"), str) for c in chunks
+    ):
+        return "chunks_done is not a list of chunk records"
+    for key in ("configs", "sessions"):
+        if not isinstance(data.get(key, []), list):
+            return f"{key} is not a list"
+    return None
+
+
+def written_by(manifest: dict[str, Any]) -> str:
+    """'bangsim 0.1.0 (rules version 2, manifest format 1)': what wrote a manifest."""
+    versions_ = manifest.get("versions") if isinstance(manifest.get("versions"), dict) else {}
+    request = manifest.get("request") if isinstance(manifest.get("request"), dict) else {}
+    rules = request.get("rules_version", versions_.get("rules", "?"))
+    return (
+        f"bangsim {versions_.get('bangsim') or '?'} (rules version {rules}, "
+        f"manifest format {manifest.get('format', '?')})"
+    )
+
+
+def this_version() -> str:
+    """The same words for this bangsim."""
+    return written_by(
+        {
+            "format": MANIFEST_FORMAT,
+            "versions": versions(),
+            "request": {"rules_version": limits.RULES_VERSION},
+        }
+    )
+
+
+def check_version(out: Path, manifest: dict[str, Any], resume: bool = True) -> None:
+    """RunFolderError when the manifest is of another format, or (resume=True) when its games
+    were played by another rules version: the same request would give other rows, so such a
+    run cannot be resumed. A report reads any rules version of this manifest format."""
+    request = manifest.get("request") if isinstance(manifest.get("request"), dict) else {}
+    other_format = manifest.get("format") != MANIFEST_FORMAT
+    if other_format or (resume and request.get("rules_version") != limits.RULES_VERSION):
+        what = "resumed" if resume else "read"
+        versions_ = manifest.get("versions") if isinstance(manifest.get("versions"), dict) else {}
+        then = (
+            "choose another --out or delete that folder"
+            if resume
+            else f"report it with bangsim {versions_.get('bangsim') or 'of that version'}"
+        )
+        raise RunFolderError(
+            f"{out} was written by {written_by(manifest)} and cannot be {what} by this "
+            f"{this_version()}; {then}"
+        )
 
 
 def check_folder(out: Path, request: dict[str, Any]) -> dict[str, Any] | None:
     """The existing manifest if `out` holds this same request (resume), None if `out` is new.
 
-    Raises RunFolderError when `out` is a file, a non-empty folder that is not a run folder,
-    or a run folder for a different request (naming the first difference).
+    Raises RunFolderError when `out` cannot be written (a file on its path, no permission),
+    is a non-empty folder that is not a run folder, a run folder of another version, a run
+    folder for a different request (naming the first difference), or one whose finished
+    chunks are damaged (see check_chunk_files).
     """
-    if out.exists() and not out.is_dir():
-        raise RunFolderError(f"{out} exists and is not a folder")
+    check_writable(out)
     if not out.exists() or not any(out.iterdir()):
         return None
     manifest = read_manifest(out)
     if manifest is None:
         raise RunFolderError(f"{out} is not empty and has no {MANIFEST}; choose another --out")
+    check_version(out, manifest)
     old = manifest.get("request", {})
     if old != request:
         key = next(k for k in sorted(set(old) | set(request)) if old.get(k) != request.get(k))
@@ -281,7 +374,67 @@ def check_folder(out: Path, request: dict[str, Any]) -> dict[str, Any] | None:
             f"{out} holds a different run ({key}: {_short(old.get(key))} there, "
             f"{_short(request.get(key))} asked); choose another --out or delete that folder"
         )
+    check_chunk_files(out, manifest, listed_only=True)
     return manifest
+
+
+def check_writable(out: Path, option: str = "--out") -> None:
+    """RunFolderError unless folder `out` exists and is writable, or can be created: its
+    nearest existing ancestor must be a folder we may write in."""
+    out = Path(out)
+    probe = out
+    while not probe.exists() and probe.parent != probe:
+        probe = probe.parent
+    if probe.exists() and not probe.is_dir():
+        what = "it" if probe == out else str(probe)
+        raise RunFolderError(
+            f"cannot write {out}: {what} is a file, not a folder; choose another {option}"
+        )
+    if probe.exists() and not os.access(probe, os.W_OK | os.X_OK):
+        raise RunFolderError(
+            f"cannot write {out}: no permission to write in {probe}; choose another {option} "
+            "or change that folder's permissions"
+        )
+
+
+def check_chunk_files(
+    out: Path, manifest: dict[str, Any] | None, listed_only: bool, hint: str | None = None
+) -> None:
+    """RunFolderError naming the first damaged chunk file of the run folder `out`: one whose
+    Parquet footer cannot be read (truncated, empty, not Parquet), that lacks a seat column,
+    or whose row count differs from its manifest record (games x players). Reads footers
+    only (under a millisecond per file). listed_only: only the files the manifest lists as
+    done (what a resume trusts); else every seats/*.parquet (what a report reads)."""
+    listed = {c["file"]: c for c in (manifest or {}).get("chunks_done", [])}
+    if listed_only:
+        files = [out / f for f in listed if (out / f).is_file()]
+    else:
+        files = sorted((out / SEATS).glob("*.parquet"))
+    for path in files:
+        record = listed.get(f"{SEATS}/{path.name}", {})
+        games, players = record.get("games"), record.get("players")
+        rows = games * players if isinstance(games, int) and isinstance(players, int) else None
+        problem = chunk_problem(path, rows)
+        if problem:
+            todo = hint or "delete it and rerun the same command to play that chunk again"
+            raise RunFolderError(f"{path}: damaged chunk file ({problem}); {todo}")
+
+
+def chunk_problem(path: Path, rows: int | None = None) -> str | None:
+    """Why `path` is not a complete chunk of seat rows (`rows` of them, if given), or None."""
+    try:
+        scan = pl.scan_parquet(path)
+        columns = scan.collect_schema().names()
+        found = scan.select(pl.len()).collect().item()
+    except (OSError, pl.exceptions.PolarsError) as e:
+        text = " ".join(str(e).split())
+        return f"not a readable Parquet file: {text[:120]}"
+    missing = [c for c in SEAT_SCHEMA if c not in columns]
+    if missing:
+        return f"no {', '.join(missing)} column{'s' if len(missing) > 1 else ''}"
+    if rows is not None and found != rows:
+        return f"{found:,} rows, the manifest says {rows:,}"
+    return None
 
 
 def theme_digest(theme: Theme) -> str:
@@ -302,8 +455,14 @@ def versions() -> dict[str, Any]:
 
 
 def write_parquet_atomic(frame: pl.DataFrame, path: Path) -> None:
-    """Write `frame` to `path` so that `path` is either absent or complete."""
-    _write_atomic(path, lambda f: frame.write_parquet(f))
+    """Write `frame` to `path` so that `path` is either absent or complete.
+
+    The Parquet bytes are made in memory first, so a failing disk raises the OSError itself
+    (ENOSPC, EIO, ...), not a polars error wrapping it."""
+    buffer = io.BytesIO()
+    frame.write_parquet(buffer)
+    data = buffer.getbuffer()
+    _write_atomic(path, lambda f: f.write(data))
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -362,7 +521,9 @@ def _manifest_text(data: dict[str, Any]) -> str:
 
 
 def _write_atomic(path: Path, write: Any) -> None:
-    """write(binary file) to a temp file beside `path`, fsync, then rename it over `path`."""
+    """write(binary file) to a temp file beside `path`, fsync, then rename it over `path`.
+    Whatever fails, the temp file is removed and `path` is unchanged; an OSError without a
+    file name gets `path` (so its one-line message names it)."""
     temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with open(temp, "wb") as f:
@@ -370,6 +531,10 @@ def _write_atomic(path: Path, write: Any) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.replace(temp, path)
+    except OSError as e:
+        if e.errno is not None and (e.filename is None or Path(e.filename) == temp):
+            e.filename, e.filename2 = str(path), None
+        raise
     finally:
         temp.unlink(missing_ok=True)
     _fsync_dir(path.parent)

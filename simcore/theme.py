@@ -10,16 +10,35 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from simcore import limits, vocab
+from simcore.errors import UserError
 from simcore.tables import Tables
 
-THEMES_DIR = Path(__file__).resolve().parent.parent / "configs" / "themes"
+
+def _configs_dir() -> Traversable:
+    """configs/: the package simcore.configs, which pyproject.toml maps it to in an install
+    (editable or not; a pathlib.Path unless installed in a zip), else, for a clone used
+    without installing it (on PYTHONPATH), the folder beside simcore/."""
+    try:
+        return files("simcore.configs")
+    except ModuleNotFoundError:
+        clone = Path(__file__).resolve().parent.parent / "configs"
+        if not clone.is_dir():
+            raise
+        return clone
+
+
+CONFIGS_DIR = _configs_dir()  # the shipped themes/ and experiments/
+THEMES_DIR = CONFIGS_DIR / "themes"
 
 SECTIONS = ("theme", "roles", "rules", "role_table", "checks", "cards", "characters")
 THEME_KEYS = ("id", "title", "description")
@@ -43,7 +62,7 @@ CHECK_NEEDED_BY = {
 }
 
 
-class ThemeError(ValueError):
+class ThemeError(UserError):
     """A theme file that cannot be loaded; the message is one line."""
 
 
@@ -53,7 +72,7 @@ class Theme:
 
     id: str
     title: str
-    path: Path | None
+    path: Path | Traversable | None  # a Traversable only for a theme shipped in a zip
     role_names: dict[str, str]  # canonical role -> display name
     card_names: list[str]  # distinct names; index = Tables.card_name
     card_faces: list[str]  # per physical card, in compiled order
@@ -77,8 +96,22 @@ class Theme:
 
 
 def shipped_themes() -> list[str]:
-    """Ids of the themes shipped in configs/themes/, sorted."""
-    return sorted(p.stem for p in THEMES_DIR.glob("*.toml"))
+    """Ids of the themes shipped in configs/themes/ (package data when installed), sorted."""
+    return sorted(p.name.removesuffix(".toml") for p in THEMES_DIR.iterdir() if _is_toml(p))
+
+
+def shipped_theme_file(theme_id: str) -> Traversable:
+    """The file of a shipped theme id; ThemeError naming the shipped ids if there is none."""
+    path = THEMES_DIR / f"{theme_id}.toml"
+    if "/" in theme_id or not path.is_file():
+        raise ThemeError(
+            f"unknown theme '{theme_id}' (shipped: {', '.join(shipped_themes()) or 'none'})"
+        )
+    return path
+
+
+def _is_toml(path: Traversable) -> bool:
+    return path.is_file() and path.name.endswith(".toml")
 
 
 def load_theme(theme: str | Path | Theme) -> Theme:
@@ -86,11 +119,7 @@ def load_theme(theme: str | Path | Theme) -> Theme:
     if isinstance(theme, Theme):
         return theme
     if isinstance(theme, str) and "/" not in theme and not theme.endswith(".toml"):
-        path = THEMES_DIR / f"{theme}.toml"
-        if not path.is_file():
-            raise ThemeError(
-                f"unknown theme '{theme}' (shipped: {', '.join(shipped_themes()) or 'none'})"
-            )
+        path = shipped_theme_file(theme)
     else:
         path = Path(theme)
         if not path.is_file():
@@ -100,12 +129,41 @@ def load_theme(theme: str | Path | Theme) -> Theme:
             raw = tomllib.load(f)
     except tomllib.TOMLDecodeError as e:
         raise ThemeError(f"{path.name}: TOML syntax error: {_one_line(str(e))}") from None
+    except UnicodeDecodeError as e:
+        raise ThemeError(
+            f"{path.name}: not UTF-8 text (byte {e.start}: {e.reason}); save it as UTF-8"
+        ) from None
     return compile_theme(raw, path)
 
 
-def compile_theme(raw: dict[str, Any], path: str | Path | None = None) -> Theme:
+def compile_theme(raw: dict[str, Any], path: str | Path | Traversable | None = None) -> Theme:
     """Validate a parsed theme dict and compile it; `path` names the source in errors."""
-    return _Compiler(raw, Path(path) if path is not None else None).compile()
+    return _Compiler(raw, Path(path) if isinstance(path, str) else path).compile()
+
+
+def min_deck_size(
+    lives: Sequence[int], players: int, leader_extra_life: int = 1, draw_count: int = 2
+) -> int:
+    """The fewest cards a deck must hold for `players` players: the largest possible starting
+    hands, plus the leader's first draw.
+
+    A starting hand is one card per life point, the leader's with `leader_extra_life` more
+    (rules.leader_extra_life); any character may be dealt, so the worst case is the
+    `players` largest `lives` (characters' life) with the leader's bonus on top. Then the
+    leader draws `draw_count` (rules.draw_count) in his first turn, before anything is
+    discarded. A theme is refused (ThemeError naming the player count and these numbers)
+    unless its deck holds at least this many cards at every player count of its role table:
+
+        need = sum(sorted(lives, reverse=True)[:players]) + leader_extra_life + draw_count
+
+    e.g. classic at 7 players: 7 characters of life 4, +1, +2 = 31 (its deck has 80).
+
+    >>> min_deck_size([4, 4, 3, 3, 3], 4)
+    17
+    """
+    if not 1 <= players <= len(lives):
+        raise ValueError(f"{players} players need at least as many lives, got {len(lives)}")
+    return sum(sorted(lives, reverse=True)[:players]) + leader_extra_life + draw_count
 
 
 def parse_face(face: str) -> tuple[str, str]:
@@ -132,7 +190,7 @@ def _allowed(names: Any) -> str:
 
 
 class _Compiler:
-    def __init__(self, raw: dict[str, Any], path: Path | None):
+    def __init__(self, raw: dict[str, Any], path: Path | Traversable | None):
         self.raw = raw
         self.path = path
         self.file = path.name if path is not None else "<theme>"
@@ -177,6 +235,7 @@ class _Compiler:
         char_names, lives, abilities = self.characters(raw.get("characters"), max(counts))
         check = self.checks(raw.get("checks", {}), faces, effect, abilities)
         rules, rule_values = self.rules(raw.get("rules", {}))
+        self.deck_size(len(faces), lives, counts, rule_values)
         tables = Tables(
             card_effect=np.array(effect, dtype=np.int8),
             card_value=np.array(value, dtype=np.int8),
@@ -491,6 +550,25 @@ class _Compiler:
         for i, face in enumerate(faces):
             if face in symbols:
                 mask[i] |= bit
+
+    def deck_size(
+        self, cards: int, lives: list[int], counts: list[int], rules: dict[str, Any]
+    ) -> None:
+        """The deck deals the starting hands and the first draw at every player count
+        (min_deck_size)."""
+        extra, draw = rules["leader_extra_life"], rules["draw_count"]
+        for n in counts:
+            need = min_deck_size(lives, n, extra, draw)
+            if cards < need:
+                hands = sorted(lives, reverse=True)[:n]
+                raise self.fail(
+                    "cards",
+                    f"{cards} cards are too few for {n} players: starting hands take up to "
+                    f"{sum(hands) + extra} ({'+'.join(map(str, hands))} life, +{extra} for "
+                    f"the leader) and the first draw {draw}, {need} cards in all; add "
+                    f"{need - cards} card{'s' if need - cards > 1 else ''} or remove "
+                    f"role_table.{n}",
+                )
 
     def rules(self, section: Any) -> tuple[np.ndarray, dict[str, Any]]:
         section = self.table(section, "rules")

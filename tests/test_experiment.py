@@ -13,7 +13,7 @@ import simcore
 from simcore import experiment as experiment_module
 from simcore.api import strategy_label
 from simcore.cli import app
-from simcore.experiment import ExperimentError, plan_experiment
+from simcore.experiment import ExperimentError, plan_experiment, shipped_experiments
 from simcore.runfolder import MANIFEST, SEATS
 from simcore.theme import THEMES_DIR, shipped_themes
 
@@ -186,6 +186,27 @@ def test_a_bad_cell_anywhere_in_the_grid_stops_everything(tmp_path):
 
 def test_missing_experiment_file(tmp_path):
     assert_bad_input(cli(str(tmp_path / "nope.toml"), "--out", str(tmp_path / "x")), "not found")
+
+
+def test_unknown_experiment_name_lists_the_shipped_ones(tmp_path):
+    names = sorted(p.stem for p in SHIPPED.glob("*.toml"))
+    assert shipped_experiments() == names
+    result = cli("defualt", "--out", str(tmp_path / "x"))
+    assert_bad_input(result, f"unknown experiment 'defualt' (shipped: {', '.join(names)}")
+    assert not (tmp_path / "x").exists()
+
+
+def test_a_shipped_experiment_by_name_is_its_file(tmp_path, monkeypatch):
+    by_name = plan_experiment("more_missed", tmp_path / "a")
+    by_path = plan_experiment(SHIPPED / "more_missed.toml", tmp_path / "b")
+    assert by_name.source.samefile(by_path.source)
+    assert [c.label for c in by_name.cells] == [c.label for c in by_path.cells]
+    assert by_name.request == by_path.request
+    # the default folder is named after the experiment; a relative path stays a path
+    monkeypatch.chdir(tmp_path)
+    assert plan_experiment("more_missed").out == Path("runs") / "more_missed"
+    with pytest.raises(ExperimentError, match="experiment file not found"):
+        plan_experiment("more_missed.toml")
 
 
 @pytest.mark.parametrize("name", ["default.toml", "leader_extra_life.toml", "more_missed.toml"])

@@ -1,0 +1,642 @@
+"""docs/errors.md, row by row: every error a user can cause is one line on stderr, an exit
+code, no traceback, and no half-written file.
+
+Each row of the table in docs/errors.md has an id; `test_<id>` (dashes as underscores) here
+checks it, reading the expected exit code and message from the table itself (`check`), so
+the table cannot drift from the behaviour, and `test_every_row_has_a_test_and_back` keeps
+rows and tests one to one.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import types
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+import reports.html
+import simcore.cli
+from simcore import limits, runfolder
+from simcore.cli import app
+from simcore.runfolder import MANIFEST, SEATS, RunFolderError, chunk_problem
+from simcore.theme import ThemeError, load_theme, min_deck_size
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "errors.md"
+runner = CliRunner()
+
+# --- the table ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Row:
+    id: str
+    message: str  # as written in the table (backticks removed)
+    code: int
+
+    @property
+    def pattern(self) -> re.Pattern[str] | None:
+        """The message as a regex: {name} matches anything, a trailing … makes it a prefix;
+        None for a row that describes its outcome in words, '(...)'."""
+        if self.message.startswith("("):
+            return None
+        text = self.message
+        prefix = text.endswith("…")
+        text = text.removesuffix("…").rstrip() if prefix else text
+        parts = re.split(r"\{[^}]+\}", text)
+        regex = ".+?".join(re.escape(part) for part in parts)
+        return re.compile(regex + (".*" if prefix else ""))
+
+
+def table_rows() -> dict[str, Row]:
+    rows = {}
+    for line in DOC.read_text(encoding="utf-8").splitlines():
+        m = re.fullmatch(r"\| `([a-z0-9-]+)` \| .* \| (.+?) \| (\d+) \|", line)
+        if not m:
+            continue
+        message = m.group(2)
+        if message.startswith("`` ") and message.endswith(" ``"):
+            message = message[3:-3]
+        elif message.startswith("`") and message.endswith("`"):
+            message = message[1:-1]
+        assert m.group(1) not in rows, f"row {m.group(1)} twice"
+        rows[m.group(1)] = Row(m.group(1), message, int(m.group(3)))
+    return rows
+
+
+ROWS = table_rows()
+
+
+def check(row_id: str, result=None, *, code: int | None = None, stderr: str | None = None):
+    """The outcome (a CliRunner result, or an exit code and stderr) is what the row says:
+    its exit code and, for an error, exactly one stderr line matching its message."""
+    row = ROWS[row_id]
+    if result is not None:
+        code, stderr = result.exit_code, result.stderr
+        if row.code not in (0, 1) or row.pattern is not None:
+            assert not isinstance(result.exception, Exception) or isinstance(
+                result.exception, SystemExit
+            ), f"{row_id}: exception escaped: {result.exception!r}"
+    assert code == row.code, f"{row_id}: exit {code}, expected {row.code}; stderr: {stderr}"
+    assert "Traceback" not in stderr
+    if row.pattern is not None:
+        lines = stderr.strip().splitlines()
+        assert len(lines) == 1, f"{row_id}: {len(lines)} stderr lines: {stderr}"
+        assert row.pattern.fullmatch(lines[0]), f"{row_id}: {lines[0]!r} !~ {row.message!r}"
+    return stderr.strip()
+
+
+def test_every_row_has_a_test_and_back():
+    tests = {
+        name.removeprefix("test_").replace("_", "-")
+        for name, value in globals().items()
+        if name.startswith("test_") and callable(value)
+    } - {"every-row-has-a-test-and-back"}
+    assert len(ROWS) >= 30
+    assert sorted(set(ROWS) - tests) == [], "rows of docs/errors.md without a test"
+    assert sorted(tests - set(ROWS)) == [], "tests without a row in docs/errors.md"
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+RUN = ["--players", "4", "--games", "35", "--chunk-size", "10", "--seed", "1", "--no-progress"]
+
+
+def cli(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def run_cli(out, *extra):
+    return cli("run", *RUN, "--out", out, *extra)
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory) -> Path:
+    """A small real run folder: classic, 4 players, 35 games in chunks of 10, 10, 10, 5."""
+    out = tmp_path_factory.mktemp("base") / "run"
+    result = run_cli(out)
+    assert result.exit_code == 0, result.output
+    return out
+
+
+@pytest.fixture
+def run(base, tmp_path) -> Path:
+    """A fresh copy of the base run folder."""
+    return Path(shutil.copytree(base, tmp_path / "run"))
+
+
+def chunk(run: Path, i: int) -> Path:
+    return run / SEATS / f"classic_4p_smart-{i:05d}.parquet"
+
+
+def rows(run: Path) -> pl.DataFrame:
+    return pl.read_parquet(run / SEATS / "*.parquet").sort("game", "seat")
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }
+
+
+def no_temp_files(folder: Path) -> bool:
+    return not [p for p in folder.rglob("*") if p.name.startswith(".") or p.suffix == ".tmp"]
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+FACES = [r + s for s in "SHDC" for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q")]
+
+
+def theme_text(cards: int, counts=(4, 7), theme_id: str = "tiny") -> str:
+    """A small valid theme: `cards` BANG! cards and one Missed!, seven characters of life 4."""
+    tables = {
+        4: '["leader", "renegade", "outlaw", "outlaw"]',
+        5: '["leader", "renegade", "outlaw", "outlaw", "deputy"]',
+        7: '["leader", "renegade", "outlaw", "outlaw", "outlaw", "deputy", "deputy"]',
+    }
+    lines = [f'[theme]\nid = "{theme_id}"\n[role_table]']
+    lines += [f'"{n}" = {tables[n]}' for n in counts]
+    lines += ["[[cards]]", 'name = "BANG!"', 'effect = "bang"', f"copies = {FACES[:cards]!r}"]
+    lines += ["[[cards]]", 'name = "Missed!"', 'effect = "missed"', 'copies = ["AS"]']
+    for i in range(7):
+        lines += ["[[characters]]", f'name = "C{i}"', "life = 4", 'ability = "none"']
+    return "\n".join(lines).replace("'", '"') + "\n"
+
+
+class HalfThenFull:
+    """A binary file whose write() puts down half the bytes, then the disk is full."""
+
+    def __init__(self, f):
+        self.f = f
+
+    def write(self, data):
+        self.f.write(bytes(data)[: len(data) // 2])
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    def __getattr__(self, name):
+        return getattr(self.f, name)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.f.close()
+
+
+# --- output paths -------------------------------------------------------------------------
+
+
+def test_out_under_file(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    check("out-under-file", run_cli(tmp_path / "notes.txt" / "x"))
+    assert snapshot(tmp_path) == {"notes.txt": b"mine"}
+
+
+def test_out_is_file(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    check("out-is-file", run_cli(tmp_path / "notes.txt"))
+    assert snapshot(tmp_path) == {"notes.txt": b"mine"}
+
+
+def test_out_no_permission(tmp_path, monkeypatch):
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o555)
+    if os.geteuid() == 0:  # root writes anywhere: let the folder look read-only
+        access = os.access
+        monkeypatch.setattr(
+            runfolder.os, "access", lambda p, mode, **kw: Path(p) != ro and access(p, mode, **kw)
+        )
+    try:
+        line = check("out-no-permission", run_cli(ro / "x"))
+        assert f"no permission to write in {ro};" in line
+        assert list(ro.iterdir()) == []
+    finally:
+        ro.chmod(0o755)
+
+
+def fail_on(path_part: str, error: OSError, after: int = 0):
+    """A stand-in for `open` in simcore.runfolder: the (after+1)-th temp file whose name
+    contains path_part fails to be written with `error` after half its bytes."""
+    seen = []
+
+    def fake_open(path, mode="r", *args, **kwargs):
+        f = open(path, mode, *args, **kwargs)
+        if path_part in Path(path).name and "w" in mode:
+            seen.append(path)
+            if len(seen) == after + 1:
+
+                class Failing(HalfThenFull):
+                    def write(self, data):
+                        self.f.write(bytes(data)[: len(data) // 2])
+                        raise error
+
+                return Failing(f)
+        return f
+
+    return fake_open
+
+
+def test_write_permission_denied(tmp_path, monkeypatch):
+    denied = OSError(errno.EACCES, os.strerror(errno.EACCES))
+    monkeypatch.setattr(runfolder, "open", fail_on("-00001.parquet", denied), raising=False)
+    out = tmp_path / "r"
+    line = check("write-permission-denied", run_cli(out))
+    assert line.startswith(f"error: {chunk(out, 1)}: ")
+    assert no_temp_files(out)
+    assert [p.name for p in (out / SEATS).iterdir()] == [chunk(out, 0).name]
+
+
+@pytest.mark.parametrize("command", ["html", "csv", "compare"])
+def test_report_out_under_file(run, tmp_path, command):
+    (tmp_path / "notes.txt").write_text("mine")
+    out = tmp_path / "notes.txt" / "x"
+    if command == "compare":
+        other = shutil.copytree(run, tmp_path / "other")
+        result = cli("compare", run, other, "--out", out)
+    else:
+        result = cli("report", run, "--format", command, "--out", out)
+    check("report-out-under-file", result)
+    assert not (run / "report").exists()
+
+
+# --- disk full ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("where", ["chunk", "manifest"])
+def test_disk_full_run(tmp_path, monkeypatch, base, where):
+    full = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    # the 3rd chunk, or the manifest rewrite after the 2nd chunk (session, chunk 0, chunk 1)
+    writer = fail_on("-00002.parquet", full) if where == "chunk" else fail_on(MANIFEST, full, 2)
+    monkeypatch.setattr(runfolder, "open", writer, raising=False)
+    out = tmp_path / "r"
+    line = check("disk-full-run", run_cli(out))
+    failed = chunk(out, 2) if where == "chunk" else out / MANIFEST
+    assert line.startswith(f"error: {failed}: ")
+    assert no_temp_files(out)
+    manifest = json.loads((out / MANIFEST).read_text())  # intact, lists complete chunks only
+    assert [c["chunk"] for c in manifest["chunks_done"]] == ([0, 1] if where == "chunk" else [0])
+    for record in manifest["chunks_done"]:
+        assert chunk_problem(out / record["file"], record["games"] * 4) is None
+
+    monkeypatch.undo()  # space freed: the same command resumes and finishes
+    assert run_cli(out).exit_code == 0
+    assert rows(out).equals(rows(base))
+
+
+@pytest.mark.parametrize("fmt", ["html", "csv", "json"])
+def test_disk_full_report(run, monkeypatch, fmt):
+    full_os = types.SimpleNamespace(**vars(os))
+    opened = []
+
+    def fdopen(fd, mode="r", *args, **kwargs):
+        f = os.fdopen(fd, mode, *args, **kwargs)
+        opened.append(f)
+        return HalfThenFull(f) if len(opened) == 3 else f  # the third file of the report
+
+    full_os.fdopen = fdopen
+    monkeypatch.setattr(reports.html, "os", full_os)
+    line = check("disk-full-report", cli("report", run, "--format", fmt))
+    assert line.startswith(f"error: {run / 'report'}/")
+    assert not (run / "report").exists()  # the files it had written are removed again
+    assert no_temp_files(run)
+
+
+# --- damaged chunks, manifests of other versions ------------------------------------------
+
+
+def damage(path: Path, how: str) -> None:
+    data = path.read_bytes()
+    path.write_bytes({"truncated": data[: len(data) // 2], "empty": b"", "garbage": b"x" * 99}[how])
+
+
+@pytest.mark.parametrize("how", ["truncated", "empty", "garbage"])
+def test_chunk_damaged_resume(run, base, how):
+    damage(chunk(run, 1), how)
+    before = snapshot(run)
+    line = check("chunk-damaged-resume", run_cli(run))
+    assert line.startswith(f"error: {chunk(run, 1)}: damaged chunk file")
+    assert snapshot(run) == before
+    chunk(run, 1).unlink()  # what the line says to do
+    assert run_cli(run).exit_code == 0
+    assert rows(run).equals(rows(base))
+
+
+@pytest.mark.parametrize("how", ["truncated", "empty", "garbage"])
+def test_chunk_damaged_report(run, tmp_path, how):
+    damage(chunk(run, 2), how)
+    line = check("chunk-damaged-report", cli("report", run))
+    assert line.startswith(f"error: {chunk(run, 2)}: damaged chunk file")
+    assert not (run / "report").exists()
+    other = shutil.copytree(run, tmp_path / "other")
+    check("chunk-damaged-report", cli("compare", other, run, "--out", tmp_path / "cmp"))
+
+
+def test_chunk_wrong_rows(run):
+    shutil.copy(chunk(run, 3), chunk(run, 1))  # 5 games where the manifest says 10
+    for result in (run_cli(run), cli("report", run)):
+        line = check("chunk-wrong-rows", result)
+        assert f"{chunk(run, 1)}: damaged chunk file (20 rows, the manifest says 40)" in line
+
+
+def edit_manifest(run: Path, edit) -> None:
+    manifest = json.loads((run / MANIFEST).read_text())
+    edit(manifest)
+    (run / MANIFEST).write_text(json.dumps(manifest))
+
+
+def old_rules(manifest):
+    manifest["request"]["rules_version"] = limits.RULES_VERSION - 1
+    manifest["versions"].update(bangsim="0.0.1", rules=limits.RULES_VERSION - 1)
+
+
+def test_manifest_other_rules(run):
+    edit_manifest(run, old_rules)
+    before = snapshot(run)
+    line = check("manifest-other-rules", run_cli(run))
+    assert f"bangsim 0.0.1 (rules version {limits.RULES_VERSION - 1}," in line
+    assert f"(rules version {limits.RULES_VERSION}, manifest format 1)" in line
+    assert snapshot(run) == before
+
+
+def test_manifest_other_rules_report(run):
+    edit_manifest(run, old_rules)
+    check("manifest-other-rules-report", cli("report", run))
+    page = (run / "report" / "index.html").read_text()
+    assert f"Rules version</dt><dd>{limits.RULES_VERSION - 1}<" in page
+
+
+def test_manifest_other_format(run):
+    def newer(manifest):
+        manifest.update(format=99, chunks=manifest.pop("chunks_done"))
+        manifest["versions"]["bangsim"] = "9.0"
+
+    edit_manifest(run, newer)
+    before = snapshot(run)
+    assert "cannot be resumed" in check("manifest-other-format", run_cli(run))
+    line = check("manifest-other-format", cli("report", run))
+    assert "manifest format 99) and cannot be read" in line and "with bangsim 9.0" in line
+    assert snapshot(run) == before
+
+
+@pytest.mark.parametrize("text", ["{", "[1, 2]", '{"format": 1, "request": {}}'])
+def test_manifest_unreadable(run, text):
+    (run / MANIFEST).write_text(text)
+    check("manifest-unreadable", run_cli(run))
+    check("manifest-unreadable", cli("report", run))
+
+
+def test_not_a_run_folder(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    check("not-a-run-folder", run_cli(tmp_path))
+    assert snapshot(tmp_path) == {"notes.txt": b"mine"}
+
+
+def test_different_request(run):
+    before = snapshot(run)
+    line = check("different-request", cli("run", *RUN[:-1], "--games", "20", "--out", run))
+    assert "(games: 35 there, 20 asked)" in line
+    assert snapshot(run) == before
+
+
+def test_folder_locked(run):
+    before = snapshot(run)
+    with runfolder._locked(run):
+        check("folder-locked", run_cli(run))
+    assert snapshot(run) == before
+
+
+# --- Ctrl-C -------------------------------------------------------------------------------
+
+
+def default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # a shell may start us with SIGINT ignored
+
+
+def test_interrupted(tmp_path):
+    """A real `bangsim run` sent SIGINT once its second chunk is written: exit 130, one
+    line, complete chunks kept and listed; the same command resumes to the rows of a
+    straight run."""
+    args = ["run", "--players", "4", "--games", "8000", "--chunk-size", "100", "--seed", "5"]
+    args += ["--no-progress", "--out"]
+    out = tmp_path / "r"
+    command = [sys.executable, "-m", "simcore", *args, str(out)]
+    proc = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=default_sigint,
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while not (out / SEATS / "classic_4p_smart-00001.parquet").exists():
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "no chunk written in 120 s"
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=120)
+    line = check("interrupted", code=proc.returncode, stderr=stderr)
+    kept = int(re.match(r"interrupted: (\d+) of 80 chunks kept in ", line).group(1))
+    assert 1 <= kept < 80 and stdout == ""
+    manifest = json.loads((out / MANIFEST).read_text())
+    assert len(manifest["chunks_done"]) == kept and not manifest["complete"]
+    files = sorted((out / SEATS).iterdir())
+    assert no_temp_files(out) and len(files) in (kept, kept + 1)  # + one not yet listed
+
+    resumed = subprocess.run(
+        command, capture_output=True, text=True, timeout=300, preexec_fn=default_sigint
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"played {8000 - 100 * kept:,} of 8,000 games" in resumed.stdout
+    straight = tmp_path / "straight"
+    assert cli(*args, straight).exit_code == 0
+    assert rows(out).equals(rows(straight))
+
+
+# --- experiments --------------------------------------------------------------------------
+
+
+def experiment(tmp_path, text):
+    source = write(tmp_path, "exp.toml", "[experiment]\ngames = 10\n" + text)
+    result = cli("experiment", source, "--out", tmp_path / "runs" / "x", "--no-progress")
+    assert not (tmp_path / "runs").exists()
+    return result
+
+
+def test_experiment_override_path(tmp_path):
+    check(
+        "experiment-override-path",
+        experiment(tmp_path, "[overrides]\nrules.leader_extra_lif = [0, 1]"),
+    )
+
+
+def test_experiment_override_name(tmp_path):
+    text = '[overrides]\ncards."Missd!".extra_copies = [0, 1]'
+    check("experiment-override-name", experiment(tmp_path, text))
+
+
+def test_experiment_pool_name(tmp_path):
+    names = '["Bart Casidy", "Jourdonnais", "Kit Carlson", "Willy the Kid", "El Gringo"]'
+    check("experiment-pool-name", experiment(tmp_path, f"[grid]\ncharacters = [{names}]"))
+
+
+def test_experiment_unknown_key(tmp_path):
+    check("experiment-unknown-key", experiment(tmp_path, "[grid]\nplayer = [5]"))
+
+
+# --- themes -------------------------------------------------------------------------------
+
+
+def test_deck_too_small(tmp_path):
+    # 7 players of life 4, +1 for the leader, +2 for the first draw: 31 cards
+    assert min_deck_size([4] * 7, 7, 1, 2) == 31
+    small = write(tmp_path, "small.toml", theme_text(cards=29))  # + 1 Missed! = 30 cards
+    for result in (run_cli(tmp_path / "x", "--theme", small), cli("themes", "show", small)):
+        line = check("deck-too-small", result)
+        assert "30 cards are too few for 7 players" in line
+        assert "(4+4+4+4+4+4+4 life, +1 for the leader) and the first draw 2, 31 cards" in line
+    assert not (tmp_path / "x").exists()
+    load_theme(write(tmp_path, "enough.toml", theme_text(cards=30)))  # 31 cards: plays
+    with pytest.raises(ThemeError, match="too few for 4 players"):
+        load_theme(write(tmp_path, "four.toml", theme_text(cards=17, counts=(4,))))
+
+
+def test_deck_too_small_override(tmp_path):
+    text = '[grid]\nplayers = [7]\n[overrides]\ncharacters."El Gringo".life = [3, 60]'
+    check("deck-too-small-override", experiment(tmp_path, text))
+
+
+def test_unknown_theme(tmp_path):
+    check("unknown-theme", run_cli(tmp_path / "x", "--theme", "nosuchtheme"))
+
+
+def test_theme_file_missing(tmp_path):
+    check("theme-file-missing", run_cli(tmp_path / "x", "--theme", "missing/theme.toml"))
+
+
+def test_theme_syntax(tmp_path):
+    bad = write(tmp_path, "bad.toml", "[theme\nid = 'x'\n")
+    assert "bad.toml: TOML syntax error" in check(
+        "theme-syntax", run_cli(tmp_path / "x", "--theme", bad)
+    )
+
+
+def test_theme_not_utf8(tmp_path):
+    bad = tmp_path / "latin1.toml"
+    bad.write_bytes('[theme]\nid = "caf\xe9"\n'.encode("latin-1"))
+    check("theme-not-utf8", run_cli(tmp_path / "x", "--theme", bad))
+    spec = tmp_path / "exp.toml"
+    spec.write_bytes(b'[experiment]\ntitle = "caf\xe9"\n')
+    check("theme-not-utf8", cli("experiment", spec, "--out", tmp_path / "x"))
+    assert not (tmp_path / "x").exists()
+
+
+def test_theme_bad_value(tmp_path):
+    bad = write(tmp_path, "bad.toml", theme_text(cards=40).replace('"bang"', '"bangg"'))
+    check("theme-bad-value", run_cli(tmp_path / "x", "--theme", bad))
+
+
+# --- options ------------------------------------------------------------------------------
+
+
+def test_players_out_of_range(tmp_path):
+    check("players-out-of-range", run_cli(tmp_path / "x", "--players", "9"))
+
+
+def test_players_no_table(tmp_path):
+    theme = write(tmp_path, "t.toml", theme_text(cards=40, counts=(4, 7)))
+    line = check("players-no-table", run_cli(tmp_path / "x", "--theme", theme, "--players", "5"))
+    assert "(supported: 4, 7)" in line
+
+
+def test_unknown_strategy(tmp_path):
+    check("unknown-strategy", run_cli(tmp_path / "x", "--strategy", "nosuchbot"))
+
+
+def test_bad_seed(tmp_path):
+    check("bad-seed", run_cli(tmp_path / "x", "--seed", "-1"))
+
+
+def test_unknown_character(tmp_path):
+    names = "Bart Casidy,Jourdonnais,Kit Carlson,Willy the Kid"
+    check("unknown-character", run_cli(tmp_path / "x", "--characters", names))
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["run", "--out", "x", "--gams", "5"], None),  # the row's own example
+        (["run", "--out", "x", "--seed", "abc"], "Invalid value for '--seed'"),
+        (["run", "--games", "5"], "Missing option '--out'; see 'bangsim run --help'"),
+        (["runn"], "No such command 'runn'"),
+        (["--bogus", "run"], "No such option: --bogus; see 'bangsim --help'"),
+        (["themes", "show"], "Missing argument"),
+    ],
+)
+def test_usage_error(tmp_path, monkeypatch, args, fragment):
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, args, prog_name="bangsim")
+    if fragment is None:
+        check("usage-error", result)
+    else:
+        row = ROWS["usage-error"]
+        assert result.exit_code == row.code and result.stderr.count("\n") == 1
+        assert result.stderr.startswith("error: ") and fragment in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+# --- reports ------------------------------------------------------------------------------
+
+
+def test_report_not_a_run(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    check("report-not-a-run", cli("report", tmp_path))
+    assert snapshot(tmp_path) == {"notes.txt": b"mine"}
+
+
+def test_report_no_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    check("report-no-folder", cli("report", "nope"))
+
+
+def test_report_bad_format(run):
+    check("report-bad-format", cli("report", run, "--format", "xml"))
+    assert not (run / "report").exists()
+
+
+# --- bugs and --debug ---------------------------------------------------------------------
+
+
+def boom(text):
+    raise TypeError("boom")
+
+
+def test_internal_error(tmp_path, monkeypatch):
+    monkeypatch.setattr(simcore.cli, "parse_players", boom)
+    line = check("internal-error", run_cli(tmp_path / "x"))
+    assert line.startswith("error: internal error (TypeError: boom); this is a bug")
+
+
+def test_debug(tmp_path, monkeypatch):
+    (tmp_path / "notes.txt").write_text("mine")
+    result = cli("--debug", "run", *RUN, "--out", tmp_path / "notes.txt" / "x")
+    check("debug", result)
+    assert isinstance(result.exception, RunFolderError)  # raised, so Python shows it
+    monkeypatch.setattr(simcore.cli, "parse_players", boom)
+    result = cli("--debug", "run", *RUN, "--out", tmp_path / "y")
+    assert result.exit_code == 1 and isinstance(result.exception, TypeError)
+    result = cli("run", *RUN, "--out", tmp_path / "y")  # --debug does not stick
+    assert result.exit_code == 70
