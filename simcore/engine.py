@@ -12,7 +12,16 @@ from numba import config, get_thread_id, njit, prange
 
 from simcore.kernel import play_game
 from simcore.limits import BLOCK, MAX_PLAYERS, MIN_PLAYERS
-from simcore.state import ERRORS, S_CAPPED, S_ERR, S_ROUNDS, S_TURN, S_WINNER, new_states
+from simcore.state import (
+    ERRORS,
+    EV_USED,
+    S_CAPPED,
+    S_ERR,
+    S_ROUNDS,
+    S_TURN,
+    S_WINNER,
+    new_states,
+)
 from simcore.tables import pack_tables
 from simcore.theme import Theme, load_theme
 from simcore.vocab import R_DEPUTY, R_LEADER, R_OUTLAW, R_RENEGADE, W_LEADER, W_OUTLAW, W_RENEGADE
@@ -30,6 +39,7 @@ class GameBlock(NamedTuple):
     won: np.ndarray  # bool[n, players]
     preset: np.ndarray  # int8[n, players]: index into preset_names
     preset_names: tuple[str, ...]
+    events: np.ndarray  # int32[n, EV_USED + card names]: State.ev counts (simcore.events)
 
 
 class CheckedModeError(AssertionError):
@@ -38,10 +48,11 @@ class CheckedModeError(AssertionError):
 
 @njit(cache=True)
 def play_range(
-    states, tables, W, pool, role_preset, players, seed, game0, b, n, checked, out_s, out_p
+    states, tables, W, pool, role_preset, players, seed, game0, b, n, checked, out_s, out_p, out_e
 ):
     """Work item b: games b*BLOCK .. of the block, on the running thread's state.
-    out_s[g] = (winner, turns, capped, error, rounds); out_p[g, q] = (role, character, alive)."""
+    out_s[g] = (winner, turns, capped, error, rounds); out_p[g, q] = (role, character, alive);
+    out_e[g] = the game's first out_e.shape[1] event counts (State.ev)."""
     G = states[get_thread_id()]  # setup_game resets every field: any state will do
     T = tables[0]
     for g in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
@@ -55,17 +66,32 @@ def play_range(
             out_p[g, q, 0] = G.role[q]
             out_p[g, q, 1] = G.char[q]
             out_p[g, q, 2] = G.alive[q]
+        for k in range(out_e.shape[1]):
+            out_e[g, k] = G.ev[k]
 
 
 @njit(parallel=True, cache=True)
 def play_block(
-    states, tables, W, pool, role_preset, players, seed, game0, n, checked, out_s, out_p
+    states, tables, W, pool, role_preset, players, seed, game0, n, checked, out_s, out_p, out_e
 ):
     """Play games game0 .. game0+n-1 in work items of BLOCK games. Records (the states, the
     one-row tables array) stay arrays here: parfors cannot pass a bare record."""
     for b in prange((n + BLOCK - 1) // BLOCK):
         play_range(
-            states, tables, W, pool, role_preset, players, seed, game0, b, n, checked, out_s, out_p
+            states,
+            tables,
+            W,
+            pool,
+            role_preset,
+            players,
+            seed,
+            game0,
+            b,
+            n,
+            checked,
+            out_s,
+            out_p,
+            out_e,
         )
 
 
@@ -117,6 +143,7 @@ def play_games(
     pool = character_pool(theme, characters, players)
     out_s = np.zeros((games, 5), np.int64)
     out_p = np.zeros((games, players, 3), np.int64)
+    out_e = np.zeros((games, EV_USED + len(theme.card_names)), np.int32)
     with np.errstate(over="ignore"):  # uint64 wraparound in the RNG under NUMBA_DISABLE_JIT
         play_block(
             new_states(config.NUMBA_NUM_THREADS),
@@ -131,6 +158,7 @@ def play_games(
             checked,
             out_s,
             out_p,
+            out_e,
         )
     bad = np.flatnonzero(out_s[:, 3])
     if bad.size:
@@ -155,4 +183,5 @@ def play_games(
         won=np.take_along_axis(side_won, role.astype(np.int64), axis=1),
         preset=strat.role_preset[role].astype(np.int8),
         preset_names=strat.names,
+        events=out_e,
     )

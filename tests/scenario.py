@@ -169,8 +169,12 @@ class Table:
     def empty_deck(self) -> Table:
         """Move the whole draw pile to the discard pile (so the next draw reshuffles)."""
         G = self.G
-        while G.s[S_DECK_N] > 0:
-            kernel.discard(G, kernel.draw_card(G))
+        while G.s[S_DECK_N] > 0:  # not draw_card: the last card drawn refills the pile
+            n = G.s[S_DECK_N] - 1
+            kernel.discard(G, G.deck[n])
+            G.deck[n] = -1
+            G.s[S_DECK_N] = n
+        self.check()
         return self
 
     def set_life(self, p: int, life: int) -> Table:
