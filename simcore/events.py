@@ -5,8 +5,9 @@ Each game counts, in the order of simcore.state's EV_* layout: every "draw!" che
 the piles they came from predicted, in millionths), life lost by what hurt, Beers at a
 lethal hit and the lives they saved, Beers played with two players left (and whether one
 healed: a correct engine never does), cards taken from or discarded by another player, and
-every card used, by the theme's card name (played in the play phase, or used to answer: a
-Missed!, a Beer at a lethal hit, a BANG! answering a Duel or Indians!).
+(in GameBlock.used, per seat) every card used, by the theme's card name: played in the
+play phase, or used to answer (a Missed!, a Beer at a lethal hit, a BANG! answering a Duel
+or Indians!).
 """
 
 from simcore.state import (
@@ -24,8 +25,8 @@ from simcore.state import (
     EV_DISCARDED_BY_OTHERS,
     EV_DMG,
     EV_STOLEN,
-    EV_USED,
     N_CHECK_KINDS,
+    N_EV,
 )
 from simcore.vocab import CHECKS
 
@@ -41,12 +42,11 @@ DAMAGE_KINDS = {
     DMG_DYNAMITE: "dynamite",
     DMG_OTHER: "other",
 }
-USED_PREFIX = "used:"
 
 
-def fixed_event_names() -> list[str]:
-    """Names of the counts before the per-card ones (index = EV_* constant)."""
-    names = [""] * EV_USED
+def event_names() -> list[str]:
+    """Names of the per-game counts, GameBlock.events' columns (index = EV_* constant)."""
+    names = [""] * N_EV
     for k, kind in enumerate(CHECK_KINDS):
         for j, field in enumerate(CHECK_FIELDS):
             names[EV_CHECK + len(CHECK_FIELDS) * k + j] = f"{kind}_{field}"
@@ -58,10 +58,5 @@ def fixed_event_names() -> list[str]:
     names[EV_BEERS_TWO_LEFT_HEALED] = "beers_two_left_healed"
     names[EV_STOLEN] = "cards_stolen"
     names[EV_DISCARDED_BY_OTHERS] = "cards_discarded_by_others"
-    assert all(names), "every fixed event count has a name"
+    assert all(names), "every event count has a name"
     return names
-
-
-def event_names(card_names: list[str]) -> list[str]:
-    """Column names of GameBlock.events for a theme with these distinct card names."""
-    return fixed_event_names() + [USED_PREFIX + name for name in card_names]

@@ -45,7 +45,6 @@ from simcore.state import (
     EV_DISCARDED_BY_OTHERS,
     EV_DMG,
     EV_STOLEN,
-    EV_USED,
     S_BANGS,
     S_CAPPED,
     S_CHECKED,
@@ -53,6 +52,7 @@ from simcore.state import (
     S_DECK_N,
     S_DEFER,
     S_DISC_N,
+    S_FEATURED,
     S_ERR,
     S_N,
     S_NC,
@@ -445,7 +445,7 @@ def save_from_lethal(G, T, p):
                 discard(G, c)
                 heal(G, p, T.card_value[c])
                 hand_emptied(G, p)
-                G.ev[EV_USED + T.card_name[c]] += 1
+                G.used[p, T.card_name[c]] += 1
                 G.ev[EV_BEERS_AT_LETHAL] += 1
                 beers += 1
                 continue
@@ -532,7 +532,7 @@ def bang_effect(G, T, att, p, effect):
         for j in range(rest):
             m = take_from_hand(G, p, find_playable_as(G, T, p, E_MISSED))
             discard(G, m)
-            G.ev[EV_USED + T.card_name[m]] += 1
+            G.used[p, T.card_name[m]] += 1
             if low and T.card_effect[m] == E_MISSED:  # not a BANG! as Missed! [S-07]
                 if j == 0:
                     f1 = T.card_destiny[m]
@@ -620,7 +620,7 @@ def duel(G, T, att, p):
     while True:
         i = find_playable_as(G, T, cur, E_BANG)
         if i >= 0 and answer_with_bang(G, T, cur):
-            G.ev[EV_USED + T.card_name[G.hand[cur, i]]] += 1
+            G.used[cur, T.card_name[G.hand[cur, i]]] += 1
             discard_from_hand(G, cur, i)
             t = cur
             cur = other
@@ -781,7 +781,7 @@ def resolve(G, T, p, k):
         return
     c = take_from_hand(G, p, i)
     e = T.card_effect[c]
-    G.ev[EV_USED + T.card_name[c]] += 1
+    G.used[p, T.card_name[c]] += 1
     fate = T.card_destiny[c] if G.life[p] <= 2 else 0  # [S-06] at the moment it is played
     if e == E_MISSED:
         fate = 0  # [S-07] Inventive's Missed! as a BANG!: no destiny
@@ -911,7 +911,7 @@ def apply_effect(G, T, p, c, e, tgt, opt):
             else:
                 j = find_playable_as(G, T, q, E_BANG)
                 if j >= 0 and answer_with_bang(G, T, q):
-                    G.ev[EV_USED + T.card_name[G.hand[q, j]]] += 1
+                    G.used[q, T.card_name[G.hand[q, j]]] += 1
                     discard_from_hand(G, q, j)
                 else:
                     damage(G, T, q, 1, p, p, E_INDIANS)
@@ -1051,9 +1051,12 @@ def take_turn(G, T, p):
 
 
 @njit(cache=True)
-def setup_game(G, T, W, pool, role_preset, players, seed, game, checked):
+def setup_game(G, T, W, pool, role_preset, feature, players, seed, game, checked):
     """[C-01] [C-03] [C-04] Roles (the leader at seat 0), characters from the pool, life,
-    a shuffled deck and starting hands of as many cards as life."""
+    a shuffled deck and starting hands of as many cards as life. feature = (character,
+    role), -1 for none/any: that character sits at a uniformly random seat (of that role),
+    the others are dealt from the pool (which must not hold it); G.s[S_FEATURED] = its seat
+    or -1. Without a feature no random number is spent on it: the same games as before."""
     rng_seed(G.rng, seed, game)
     nc = T.n_cards
     G.s[:] = 0
@@ -1078,6 +1081,7 @@ def setup_game(G, T, W, pool, role_preset, players, seed, game, checked):
     G.ability[:] = 0
     G.preset[:] = 0
     G.ev[:] = 0
+    G.used[:, :] = 0
     for q in range(players):
         G.role[q] = T.roles[players, q]
     for i in range(players - 1, 1, -1):  # the leader keeps seat 0; the rest are dealt
@@ -1085,15 +1089,35 @@ def setup_game(G, T, W, pool, role_preset, players, seed, game, checked):
         t = G.role[i]
         G.role[i] = G.role[j]
         G.role[j] = t
+    fs = -1
+    if feature[0] >= 0:
+        if feature[1] < 0:
+            fs = rng_below(G.rng, players)
+        else:
+            k = 0
+            for q in range(players):
+                k += G.role[q] == feature[1]
+            k = rng_below(G.rng, k)
+            for q in range(players):
+                if G.role[q] == feature[1]:
+                    if k == 0:
+                        fs = q
+                    k -= 1
+    G.s[S_FEATURED] = fs
     m = pool.shape[0]
     for j in range(m):
         G.buf[j] = pool[j]
+    d = 0  # characters dealt from the pool
     for q in range(players):
-        j = q + rng_below(G.rng, m - q)
-        t = G.buf[q]
-        G.buf[q] = G.buf[j]
-        G.buf[j] = t
-        ch = G.buf[q]
+        if q == fs:
+            ch = feature[0]
+        else:
+            j = d + rng_below(G.rng, m - d)
+            t = G.buf[d]
+            G.buf[d] = G.buf[j]
+            G.buf[j] = t
+            ch = G.buf[d]
+            d += 1
         G.char[q] = ch
         G.ability[q] = T.char_ability[ch]
         life = T.char_life[ch] + (T.rules[RU_LEADER_EXTRA_LIFE] if q == 0 else 0)
@@ -1112,10 +1136,10 @@ def setup_game(G, T, W, pool, role_preset, players, seed, game, checked):
 
 
 @njit(cache=True)
-def play_game(G, T, W, pool, role_preset, players, seed, game, checked):
+def play_game(G, T, W, pool, role_preset, feature, players, seed, game, checked):
     """[C-05] The leader plays first, then clockwise over the living, until the game ends or
     the turn cap ends it as `capped`."""
-    setup_game(G, T, W, pool, role_preset, players, seed, game, checked)
+    setup_game(G, T, W, pool, role_preset, feature, players, seed, game, checked)
     verify(G, T)
     p = 0
     while G.s[S_ERR] == 0:

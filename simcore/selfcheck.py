@@ -25,7 +25,7 @@ import numpy as np
 
 from reports.stats import wilson_interval
 from simcore.engine import GameBlock, play_games
-from simcore.events import CHECK_FIELDS, CHECK_KINDS, fixed_event_names
+from simcore.events import CHECK_FIELDS, CHECK_KINDS, event_names
 from simcore.state import EV_CHECK
 from simcore.theme import Theme, load_theme, shipped_themes
 from simcore.vocab import CHECKS, R_RENEGADE, W_LEADER, W_OUTLAW, W_RENEGADE, WINNERS
@@ -71,8 +71,8 @@ def face_share(theme: Theme, kind: str) -> float:
 
 
 def draw_rates(theme: Theme, block: GameBlock) -> Iterator[Check]:
-    names = fixed_event_names()
-    total = block.events[:, : len(names)].sum(axis=0, dtype=np.int64)
+    names = event_names()
+    total = block.events.sum(axis=0, dtype=np.int64)
     for k, kind in enumerate(CHECK_KINDS):
         base = EV_CHECK + len(CHECK_FIELDS) * k
         revealed = int(total[base + 2])
@@ -110,7 +110,7 @@ def renegade_alone(theme: Theme, block: GameBlock) -> Iterator[Check]:
 
 
 def beer_two_left(theme: Theme, block: GameBlock) -> Iterator[Check]:
-    names = fixed_event_names()
+    names = event_names()
     played = int(block.events[:, names.index("beers_two_left")].sum())
     healed = int(block.events[:, names.index("beers_two_left_healed")].sum())
     yield Check(
@@ -160,8 +160,8 @@ def run_selfcheck(
         theme = load_theme(theme_id)
         if progress:
             progress(theme_id)
-        smart = play_games(theme, players, games, seed, strategy="smart")
-        rand = play_games(theme, players, games, seed, strategy="random")
+        smart = play_games(theme, players, games, seed, strategy="smart", events=True)
+        rand = play_games(theme, players, games, seed, strategy="random", events=True)
         blocks[theme_id] = smart
         for block in (smart,):
             checks += draw_rates(theme, block)

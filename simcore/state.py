@@ -26,7 +26,8 @@ S_TURN_ACTIONS = 12  # plays made this turn
 S_TEMPERED = 13  # 1 once a `tempered` player has repeated a card this turn
 S_ROUNDS = 14  # rounds begun: turns the leader has started (the game ends with his death)
 S_DEFER = 15  # 1 while a card's two effects resolve: hand_emptied waits ([S-06])
-N_S = 16
+S_FEATURED = 16  # the featured character's seat (setup_game's `feature`), -1 for none
+N_S = 17
 
 # event counts kept per game in State.ev (simcore.events names them): for each "draw!" kind
 # k (the bit order of vocab.CHK_*: barrel, jail, dynamite, draw_extra, new_hope), at
@@ -47,8 +48,9 @@ EV_BEERS_TWO_LEFT = 33  # Beers played with two players left
 EV_BEERS_TWO_LEFT_HEALED = 34  # ... that raised a life total (a correct engine: never)
 EV_STOLEN = 35  # cards taken from another player's hand or play
 EV_DISCARDED_BY_OTHERS = 36  # cards a player lost to another's discard effect
-EV_USED = 37  # + the card's name index: cards played, or used to answer (Missed!, Beer, ...)
-N_EV = EV_USED + MAX_CARD_NAMES
+N_EV = 37
+# State.used[p, name index]: cards of that name seat p played, or used to answer (a Missed!,
+# a Beer at a lethal hit, a BANG! answering a Duel or Indians!)
 
 # invariant violations reported in checked mode
 ERR_CARDS = 1  # a card is missing or in two places
@@ -95,6 +97,7 @@ STATE_FIELDS = [
     ("enemy", np.float64, (MAX_PLAYERS,)),  # scratch: the deciding bot's enemy score per seat
     ("buf", np.int64, (MAX_CARDS,)),  # scratch: General Store, Kit Carlson's look, the deal
     ("ev", np.int64, (N_EV,)),  # event counts (EV_*), zeroed at setup
+    ("used", np.int64, (MAX_PLAYERS, MAX_CARD_NAMES)),  # cards used by seat and name
     ("act_idx", np.int64, (MAX_ACTIONS,)),  # legal plays: hand index (-1: ability)
     ("act_tgt", np.int64, (MAX_ACTIONS,)),  # target seat
     ("act_opt", np.int64, (MAX_ACTIONS,)),  # option: card to take (-1 random from hand)

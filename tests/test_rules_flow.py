@@ -38,6 +38,7 @@ from simcore.state import (
     S_TURN,
     new_states,
 )
+from simcore.engine import NO_FEATURE
 from simcore.tables import pack_tables
 from simcore.theme import load_theme
 from simcore.vocab import R_RENEGADE, ROLES, RU_TURN_CAP
@@ -57,7 +58,7 @@ def kernel_game(players, seed, chars=None, turn_cap=None, play=False):
     G = new_states(1)[0]
     fn = kernel.play_game if play else kernel.setup_game
     with np.errstate(over="ignore"):
-        fn(G, T, strat.matrix, pool, strat.role_preset, players, seed, 0, True)
+        fn(G, T, strat.matrix, pool, strat.role_preset, NO_FEATURE, players, seed, 0, True)
         kernel.verify(G, T)
     assert G.s[S_ERR] == 0
     return theme, G
