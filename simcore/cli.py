@@ -564,3 +564,39 @@ def experiment(
     typer.echo("\n".join(summary_lines(loaded)))
     typer.echo(f"{played} ({len(plan.cells)} cells); results: {plan.out}")
     typer.echo(f"report: {page}")
+
+
+# --- self-checks ----------------------------------------------------------------------------
+
+
+@app.command()
+def selfcheck(
+    games: Annotated[
+        int, typer.Option(help="Games per theme and strategy (more: narrower intervals).")
+    ] = 20_000,
+    seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same verdicts.")] = 1,
+    players: Annotated[int, typer.Option(help="Players at the table.")] = 5,
+) -> None:
+    """Check facts any correct engine must show, on simulated games of every shipped theme.
+
+    Each line prints the observed value, the expected value and the interval the observed
+    value must fall in: draw! rates (Barrel, Jail, Dynamite, A New Hope, Black Jack's second
+    card) against the faces of the draw pile, Beers with two players left never healing,
+    the Renegade never winning with anyone else alive, and The Walking Dead agreeing with
+    classic (the same game re-skinned). Exit code 1 when any check fails.
+
+    Example: bangsim selfcheck --games 50000
+    """
+    from simcore.selfcheck import run_selfcheck
+
+    if games < 100:
+        fail("games must be at least 100 for the checks to mean anything")
+    if not 0 <= seed < 2**63:
+        fail("seed must be between 0 and 2**63 - 1")
+    checks = run_selfcheck(games, seed, players, progress=lambda t: typer.echo(f"playing {t} ..."))
+    for check in checks:
+        typer.echo(check.line())
+    failed = sum(not c.passed for c in checks)
+    typer.echo(f"{len(checks) - failed} passed, {failed} failed")
+    if failed:
+        raise typer.Exit(1)

@@ -12,10 +12,29 @@ from numba import config, get_thread_id, njit, prange
 
 from simcore.kernel import play_game
 from simcore.limits import BLOCK, MAX_PLAYERS, MIN_PLAYERS
-from simcore.state import ERRORS, S_CAPPED, S_ERR, S_ROUNDS, S_TURN, S_WINNER, new_states
+from simcore.state import (
+    ERRORS,
+    N_EV,
+    S_CAPPED,
+    S_ERR,
+    S_FEATURED,
+    S_ROUNDS,
+    S_TURN,
+    S_WINNER,
+    new_states,
+)
 from simcore.tables import pack_tables
 from simcore.theme import Theme, load_theme
-from simcore.vocab import R_DEPUTY, R_LEADER, R_OUTLAW, R_RENEGADE, W_LEADER, W_OUTLAW, W_RENEGADE
+from simcore.vocab import (
+    R_DEPUTY,
+    R_LEADER,
+    R_OUTLAW,
+    R_RENEGADE,
+    ROLES,
+    W_LEADER,
+    W_OUTLAW,
+    W_RENEGADE,
+)
 from strategies.presets import DEFAULT_PRESET, Strategy, resolve_strategy
 
 
@@ -30,6 +49,14 @@ class GameBlock(NamedTuple):
     won: np.ndarray  # bool[n, players]
     preset: np.ndarray  # int8[n, players]: index into preset_names
     preset_names: tuple[str, ...]
+    featured: np.ndarray  # int8[n]: the featured character's seat, -1 without a feature
+    # with events=True (else 0 wide): State.ev per game (simcore.events names them), and
+    # the cards each seat used, by name (State.used; theme.card_names)
+    events: np.ndarray  # int32[n, N_EV or 0]
+    used: np.ndarray  # int16[n, players, card names or 0]
+
+
+NO_FEATURE = np.array([-1, -1], np.int64)  # setup_game's `feature`: none
 
 
 class CheckedModeError(AssertionError):
@@ -38,41 +65,73 @@ class CheckedModeError(AssertionError):
 
 @njit(cache=True)
 def play_range(
-    states, tables, W, pool, role_preset, players, seed, game0, b, n, checked, out_s, out_p
+    states, tables, W, pool, role_preset, feature, players, seed, game0, b, n, checked, out
 ):
     """Work item b: games b*BLOCK .. of the block, on the running thread's state.
-    out_s[g] = (winner, turns, capped, error, rounds); out_p[g, q] = (role, character, alive)."""
+    out.s[g] = (winner, turns, capped, error, rounds, featured seat); out.p[g, q] = (role,
+    character, alive); out.e[g] = State.ev and out.u[g, q] = State.used[q] (when not 0 wide)."""
     G = states[get_thread_id()]  # setup_game resets every field: any state will do
     T = tables[0]
     for g in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-        play_game(G, T, W, pool, role_preset, players, seed, game0 + g, checked)
-        out_s[g, 0] = G.s[S_WINNER]
-        out_s[g, 1] = G.s[S_TURN]
-        out_s[g, 2] = G.s[S_CAPPED]
-        out_s[g, 3] = G.s[S_ERR]
-        out_s[g, 4] = G.s[S_ROUNDS]
+        play_game(G, T, W, pool, role_preset, feature, players, seed, game0 + g, checked)
+        out.s[g, 0] = G.s[S_WINNER]
+        out.s[g, 1] = G.s[S_TURN]
+        out.s[g, 2] = G.s[S_CAPPED]
+        out.s[g, 3] = G.s[S_ERR]
+        out.s[g, 4] = G.s[S_ROUNDS]
+        out.s[g, 5] = G.s[S_FEATURED]
         for q in range(players):
-            out_p[g, q, 0] = G.role[q]
-            out_p[g, q, 1] = G.char[q]
-            out_p[g, q, 2] = G.alive[q]
+            out.p[g, q, 0] = G.role[q]
+            out.p[g, q, 1] = G.char[q]
+            out.p[g, q, 2] = G.alive[q]
+        for k in range(out.e.shape[1]):
+            out.e[g, k] = G.ev[k]
+        for q in range(out.u.shape[1]):
+            for k in range(out.u.shape[2]):
+                out.u[g, q, k] = min(G.used[q, k], 32767)
 
 
 @njit(parallel=True, cache=True)
 def play_block(
-    states, tables, W, pool, role_preset, players, seed, game0, n, checked, out_s, out_p
+    states, tables, W, pool, role_preset, feature, players, seed, game0, n, checked, out
 ):
     """Play games game0 .. game0+n-1 in work items of BLOCK games. Records (the states, the
     one-row tables array) stay arrays here: parfors cannot pass a bare record."""
     for b in prange((n + BLOCK - 1) // BLOCK):
         play_range(
-            states, tables, W, pool, role_preset, players, seed, game0, b, n, checked, out_s, out_p
+            states,
+            tables,
+            W,
+            pool,
+            role_preset,
+            feature,
+            players,
+            seed,
+            game0,
+            b,
+            n,
+            checked,
+            out,
         )
 
 
-def character_pool(theme: Theme, characters: Sequence[str] | None, players: int) -> np.ndarray:
-    """Indices of the allowed characters; one-line ValueError for unknown or too few names."""
+class Outputs(NamedTuple):
+    """play_block's output arrays (a tuple of arrays passes to njit code as one argument)."""
+
+    s: np.ndarray  # int64[n, 6]
+    p: np.ndarray  # int64[n, players, 3]
+    e: np.ndarray  # int32[n, N_EV or 0]
+    u: np.ndarray  # int16[n, players or 0, card names or 0]
+
+
+def character_pool(
+    theme: Theme, characters: Sequence[str] | None, players: int, exclude: int = -1
+) -> np.ndarray:
+    """Indices of the allowed characters, less `exclude` (a featured character); one-line
+    ValueError for unknown or too few names."""
     if characters is None:
-        return np.arange(len(theme.character_names), dtype=np.int64)
+        pool = [i for i in range(len(theme.character_names)) if i != exclude]
+        return np.array(pool, dtype=np.int64)
     index = {name: i for i, name in enumerate(theme.character_names)}
     pool = []
     for name in characters:
@@ -81,7 +140,7 @@ def character_pool(theme: Theme, characters: Sequence[str] | None, players: int)
                 f"unknown character {name!r} in theme {theme.id!r} "
                 f"(characters: {', '.join(theme.character_names)})"
             )
-        if index[name] not in pool:
+        if index[name] not in pool and index[name] != exclude:
             pool.append(index[name])
     if len(pool) < players:
         raise ValueError(f"character pool of {len(pool)} is too small for {players} players")
@@ -94,6 +153,31 @@ def check_players(theme: Theme, players: int) -> None:
         raise ValueError(f"theme {theme.id!r} plays {counts} players, not {players}")
 
 
+def parse_feature(theme: Theme, feature: str | None, players: int) -> np.ndarray:
+    """setup_game's `feature` from "NAME" or "NAME=ROLE" (a canonical role or the theme's
+    name for it); a one-line ValueError for an unknown name or a role the table lacks."""
+    if feature is None:
+        return NO_FEATURE
+    name, _, role = (part.strip() for part in feature.partition("="))
+    if name not in theme.character_names:
+        raise ValueError(
+            f"unknown character {name!r} in --feature for theme {theme.id!r} "
+            f"(characters: {', '.join(theme.character_names)})"
+        )
+    r = -1
+    if role:
+        names = {c: i for i, c in enumerate(ROLES)}
+        names.update({theme.role_names[c].lower(): i for i, c in enumerate(ROLES)})
+        if role.lower() not in names:
+            raise ValueError(
+                f"unknown role {role!r} in --feature {feature!r} (roles: {', '.join(ROLES)})"
+            )
+        r = names[role.lower()]
+        if r not in theme.tables.roles[players, :players]:
+            raise ValueError(f"no {ROLES[r]} at {players} players in theme {theme.id!r}")
+    return np.array([theme.character_names.index(name), r], np.int64)
+
+
 def play_games(
     theme: "Theme | str",
     players: int,
@@ -103,10 +187,15 @@ def play_games(
     game0: int = 0,
     strategy: "str | dict[str, str] | Strategy" = DEFAULT_PRESET,
     characters: Sequence[str] | None = None,
+    feature: str | None = None,
     checked: bool = False,
+    events: bool = False,
 ) -> GameBlock:
     """Play games game0 .. game0+games-1 of (theme, players, seed); see GameBlock.
-    In checked mode an invariant violation raises CheckedModeError naming the game."""
+    `feature` ("NAME" or "NAME=ROLE") puts that character in every game at a uniformly random
+    seat (of that role), the others dealt from `characters` less it. `events` also returns
+    the per-game event counts and the cards each seat used. In checked mode an invariant
+    violation raises CheckedModeError naming the game."""
     theme = load_theme(theme)
     check_players(theme, players)
     if games < 0:
@@ -114,9 +203,14 @@ def play_games(
     if not 0 <= seed < 2**63:
         raise ValueError("seed must be between 0 and 2**63 - 1")
     strat = resolve_strategy(strategy)
-    pool = character_pool(theme, characters, players)
-    out_s = np.zeros((games, 5), np.int64)
-    out_p = np.zeros((games, players, 3), np.int64)
+    feat = parse_feature(theme, feature, players)
+    pool = character_pool(theme, characters, players - (feat[0] >= 0), exclude=feat[0])
+    out = Outputs(
+        s=np.zeros((games, 6), np.int64),
+        p=np.zeros((games, players, 3), np.int64),
+        e=np.zeros((games, N_EV if events else 0), np.int32),
+        u=np.zeros((games, players, len(theme.card_names)) if events else (games, 0, 0), np.int16),
+    )
     with np.errstate(over="ignore"):  # uint64 wraparound in the RNG under NUMBA_DISABLE_JIT
         play_block(
             new_states(config.NUMBA_NUM_THREADS),
@@ -124,14 +218,15 @@ def play_games(
             strat.matrix,
             pool,
             strat.role_preset,
+            feat,
             players,
             seed,
             game0,
             games,
             checked,
-            out_s,
-            out_p,
+            out,
         )
+    out_s, out_p = out.s, out.p
     bad = np.flatnonzero(out_s[:, 3])
     if bad.size:
         g = int(bad[0])
@@ -155,4 +250,7 @@ def play_games(
         won=np.take_along_axis(side_won, role.astype(np.int64), axis=1),
         preset=strat.role_preset[role].astype(np.int8),
         preset_names=strat.names,
+        featured=out_s[:, 5].astype(np.int8),
+        events=out.e,
+        used=out.u,
     )

@@ -26,17 +26,33 @@ from simcore.board import (
 from simcore.limits import ACTIONS_PER_TURN_CAP, MAX_ACTIONS
 from simcore.rng import rng_below, rng_seed
 from simcore.state import (
+    DMG_BANG,
+    DMG_DUEL,
+    DMG_DYNAMITE,
+    DMG_GATLING,
+    DMG_INDIANS,
+    DMG_OTHER,
     ERR_CARDS,
     ERR_DEAD_HOLDS,
     ERR_LIFE,
     ERR_RUNAWAY_TURN,
     ERR_WINNER,
+    EV_BEER_SAVES,
+    EV_BEERS_AT_LETHAL,
+    EV_BEERS_TWO_LEFT,
+    EV_BEERS_TWO_LEFT_HEALED,
+    EV_CHECK,
+    EV_DISCARDED_BY_OTHERS,
+    EV_DMG,
+    EV_STOLEN,
     S_BANGS,
     S_CAPPED,
     S_CHECKED,
     S_CUR,
     S_DECK_N,
+    S_DEFER,
     S_DISC_N,
+    S_FEATURED,
     S_ERR,
     S_N,
     S_NC,
@@ -102,6 +118,7 @@ from simcore.vocab import (
     R_RENEGADE,
     RU_BANG_LIMIT,
     RU_BEER_MIN_PLAYERS,
+    RU_DOUBLE_MISSED_EFFECTS,
     RU_DRAW_COUNT,
     RU_DYNAMITE_DAMAGE,
     RU_JAIL_ON_LEADER,
@@ -123,6 +140,7 @@ from strategies.policy import (
     answer_with_bang,
     cancel_hit,
     choose_action,
+    destiny_discard_pick,
     destiny_friend,
     jesse_source,
     lowest_value_card,
@@ -146,23 +164,34 @@ def shuffle(G, arr, n):
 
 
 @njit(cache=True)
+def reshuffle(G):
+    """[C-06] The discard pile, shuffled, becomes the draw pile."""
+    n = G.s[S_DISC_N]
+    for i in range(n):
+        G.deck[i] = G.disc[i]
+        G.disc[i] = -1
+    G.s[S_DISC_N] = 0
+    G.s[S_DECK_N] = n
+    shuffle(G, G.deck, n)
+
+
+@njit(cache=True)
 def draw_card(G):
-    """[C-06] Top card of the draw pile, refilled at once from the shuffled discard pile; -1 if
-    every card is in hands or in play."""
+    """[C-06] Top card of the draw pile; -1 if every card is in hands or in play. "As soon as
+    the draw pile is empty, shuffle the discard pile to make a new deck": the moment the
+    last card leaves, before anything else is discarded (a draw! card lands on the new,
+    empty discard pile); a draw pile emptied while the discard pile was empty too refills at
+    the next draw."""
     if G.s[S_DECK_N] == 0:
-        n = G.s[S_DISC_N]
-        for i in range(n):
-            G.deck[i] = G.disc[i]
-            G.disc[i] = -1
-        G.s[S_DISC_N] = 0
-        G.s[S_DECK_N] = n
-        shuffle(G, G.deck, n)
-        if n == 0:
+        reshuffle(G)
+        if G.s[S_DECK_N] == 0:
             return -1
     n = G.s[S_DECK_N] - 1
     c = G.deck[n]
     G.deck[n] = -1
     G.s[S_DECK_N] = n
+    if n == 0:
+        reshuffle(G)
     return c
 
 
@@ -216,12 +245,14 @@ def put_in_play(G, p, c):
 
 @njit(cache=True)
 def hand_emptied(G, p):
-    """[A-14] Suzy Lafayette draws the moment her hand is empty, on anyone's turn."""
+    """[A-14] Suzy Lafayette draws the moment her hand is empty, on anyone's turn; [S-06]
+    not while a card's two effects resolve (resolve() asks again after both)."""
     if (
         G.ability[p] == A_DRAW_WHEN_EMPTY
         and G.hand_n[p] == 0
         and G.alive[p] == 1
         and G.s[S_OVER] == 0
+        and G.s[S_DEFER] == 0
     ):
         draw_to_hand(G, p, 1)
 
@@ -247,13 +278,17 @@ def discard_everything(G, p):
 def check(G, T, p, bit, good):
     """[C-28] draw!: the top card is revealed and discarded; its face passes predicate `bit`
     or not. [A-08] Lucky Duke flips two, keeps the result he prefers (`good`: passing is
-    what he wants), and discards both."""
+    what he wants), and discards both. Counts the check in G.ev (count_check)."""
+    e1 = pile_share(G, T, bit)
     c1 = draw_card(G)
     if G.ability[p] != A_DOUBLE_CHECK:
         if c1 < 0:
             return False
         discard(G, c1)
-        return (T.card_check[c1] & bit) != 0
+        ok = (T.card_check[c1] & bit) != 0
+        count_check(G, bit, ok, 1, 1 if ok else 0, e1)
+        return ok
+    e2 = pile_share(G, T, bit)
     c2 = draw_card(G)
     ok1 = c1 >= 0 and (T.card_check[c1] & bit) != 0
     ok2 = c2 >= 0 and (T.card_check[c2] & bit) != 0
@@ -262,8 +297,46 @@ def check(G, T, p, bit, good):
     if c2 >= 0:
         discard(G, c2)
     if c1 < 0 or c2 < 0:
-        return ok1 or ok2
-    return (ok1 or ok2) if good else (ok1 and ok2)
+        ok = ok1 or ok2
+    else:
+        ok = (ok1 or ok2) if good else (ok1 and ok2)
+    e = (e1 if c1 >= 0 else 0) + (e2 if c2 >= 0 else 0)
+    count_check(G, bit, ok, (c1 >= 0) + (c2 >= 0), ok1 + ok2, e)
+    return ok
+
+
+@njit(cache=True)
+def pile_share(G, T, bit):
+    """Parts per million of the pile the next card comes from (the draw pile, or the discard
+    pile it is about to become) whose face passes check `bit`: the chance the next draw!
+    passes, which selfcheck compares with what the draws! showed."""
+    n = G.s[S_DECK_N]
+    pile = G.deck
+    if n == 0:
+        n = G.s[S_DISC_N]
+        pile = G.disc
+    if n == 0:
+        return 0
+    k = 0
+    for i in range(n):
+        if T.card_check[pile[i]] & bit:
+            k += 1
+    return k * 1_000_000 // n
+
+
+@njit(cache=True, inline="always")
+def count_check(G, bit, ok, revealed, passing, expected_ppm):
+    """A draw! of kind `bit` (vocab.CHK_*): made, passed, cards revealed, revealed passing,
+    and the passing cards expected from the piles they came from (pile_share)."""
+    k = EV_CHECK
+    while bit > 1:
+        bit >>= 1
+        k += 5
+    G.ev[k] += 1
+    G.ev[k + 1] += ok
+    G.ev[k + 2] += revealed
+    G.ev[k + 3] += passing
+    G.ev[k + 4] += expected_ppm
 
 
 # --- public record ----------------------------------------------------------------------
@@ -358,6 +431,7 @@ def eliminate(G, T, p, killer, effect):
 def save_from_lethal(G, T, p):
     """[C-19] [C-20] [C-21] [A-12] At a lethal hit: Beers (not with two players left; never a
     Saloon), or Sid Ketchum's two-card discards, until back above 0 life."""
+    beers = 0
     while G.life[p] <= 0:
         if n_alive(G) >= T.rules[RU_BEER_MIN_PLAYERS]:
             i = -1
@@ -371,11 +445,16 @@ def save_from_lethal(G, T, p):
                 discard(G, c)
                 heal(G, p, T.card_value[c])
                 hand_emptied(G, p)
+                G.used[p, T.card_name[c]] += 1
+                G.ev[EV_BEERS_AT_LETHAL] += 1
+                beers += 1
                 continue
         if G.hand_n[p] >= 2 and sid_saves(G, p):
             sid_ability(G, T, p)
             continue
-        return
+        break
+    if beers > 0 and G.life[p] > 0:
+        G.ev[EV_BEER_SAVES] += 1
 
 
 @njit(cache=True)
@@ -394,6 +473,19 @@ def damage(G, T, p, amount, killer, source, effect):
     if (T.rules[RU_NO_ONE_EFFECTS] >> effect) & 1:
         killer = -1
         source = -1
+    if effect == E_BANG or effect == E_BANG_ANY:
+        kind = DMG_BANG
+    elif effect == E_DUEL:
+        kind = DMG_DUEL
+    elif effect == E_GATLING:
+        kind = DMG_GATLING
+    elif effect == E_INDIANS:
+        kind = DMG_INDIANS
+    elif effect == E_DYNAMITE:
+        kind = DMG_DYNAMITE
+    else:
+        kind = DMG_OTHER
+    G.ev[EV_DMG + kind] += amount
     G.life[p] -= amount
     if G.life[p] <= 0:
         save_from_lethal(G, T, p)
@@ -407,6 +499,7 @@ def damage(G, T, p, amount, killer, source, effect):
             if G.alive[source] and G.hand_n[source] > 0:
                 c = take_from_hand(G, source, rng_below(G.rng, G.hand_n[source]))
                 to_hand(G, p, c)
+                G.ev[EV_STOLEN] += 1
                 hand_emptied(G, source)
 
 
@@ -414,11 +507,14 @@ def damage(G, T, p, amount, killer, source, effect):
 
 
 @njit(cache=True)
-def bang_effect(G, T, att, p, bang_card, effect):
-    """[C-17] [K-13] [A-06] [A-13] A BANG! effect on p: Barrel draws! first (free; Jourdonnais
-    adds one), then Missed! cards; Slab the Killer's BANG! cards need two cancels, a Barrel
-    success counting one."""
-    need = 2 if bang_card and G.ability[att] == A_DOUBLE_MISSED else 1
+def bang_effect(G, T, att, p, effect):
+    """[C-17] [K-13] [A-06] [A-13] [S-40] A BANG! effect on p: Barrel draws! first (free;
+    Jourdonnais adds one), then Missed! cards; a `double_missed` attacker's hits by the
+    effects in rules.double_missed_effects (Slab the Killer: BANG! cards; Accurate: every
+    hit) need two cancels, a Barrel success counting one."""
+    need = 1
+    if G.ability[att] == A_DOUBLE_MISSED and (T.rules[RU_DOUBLE_MISSED_EFFECTS] >> effect) & 1:
+        need = 2
     cancels = 0
     tries = 1 if find_in_play(G, T, p, E_BARREL) >= 0 else 0
     if G.ability[p] == A_BUILTIN_BARREL:
@@ -436,6 +532,7 @@ def bang_effect(G, T, att, p, bang_card, effect):
         for j in range(rest):
             m = take_from_hand(G, p, find_playable_as(G, T, p, E_MISSED))
             discard(G, m)
+            G.used[p, T.card_name[m]] += 1
             if low and T.card_effect[m] == E_MISSED:  # not a BANG! as Missed! [S-07]
                 if j == 0:
                     f1 = T.card_destiny[m]
@@ -487,23 +584,23 @@ def destiny(G, T, p, f, tgt):
     if f == D_DRAW:
         draw_to_hand(G, p, 1)
     elif f == D_TAKE:
-        if G.hand_n[tgt] > 0:
-            to_hand(G, p, take_card(G, tgt, -1))
-        elif G.table_n[tgt] > 0:
-            to_hand(G, p, take_card(G, tgt, 0))
-    elif f == D_OTHERS_DISCARD:
+        if G.hand_n[tgt] + G.table_n[tgt] > 0:
+            to_hand(G, p, take_card(G, tgt, -1 if G.hand_n[tgt] > 0 else 0))
+            G.ev[EV_STOLEN] += 1
+    elif f == D_OTHERS_DISCARD:  # "a random card from hand or a card of your choice from play"
         ns = G.s[S_N]
         for step in range(1, ns):
             q = (p + step) % ns
-            if G.alive[q] and G.hand_n[q] > 0:
-                discard_from_hand(G, q, lowest_value_card(G, T, q, -1))
+            if G.alive[q] and G.hand_n[q] + G.table_n[q] > 0:
+                discard(G, take_card(G, q, destiny_discard_pick(G, T, p, q)))
+                G.ev[EV_DISCARDED_BY_OTHERS] += 1
     elif f == D_HIT_ALL:
         ns = G.s[S_N]
         for step in range(1, ns):
             q = (p + step) % ns
             if G.alive[q] == 0:
                 continue
-            bang_effect(G, T, p, q, True, E_BANG)
+            bang_effect(G, T, p, q, E_BANG)
             if G.s[S_OVER] or G.alive[p] == 0:
                 return
     elif f == D_OTHER_GAINS:
@@ -523,6 +620,7 @@ def duel(G, T, att, p):
     while True:
         i = find_playable_as(G, T, cur, E_BANG)
         if i >= 0 and answer_with_bang(G, T, cur):
+            G.used[cur, T.card_name[G.hand[cur, i]]] += 1
             discard_from_hand(G, cur, i)
             t = cur
             cur = other
@@ -586,10 +684,12 @@ def distances_and_reach(G, T, p):
 @njit(cache=True)
 def legal_actions(G, T, p):
     """Fill G.act_* with every legal play of p's turn; returns how many. Copies of one
-    card name make the same plays, so only the first copy in hand is listed."""
+    card name make the same plays, so only the first copy in hand is listed; [S-06] at 2
+    life or less, when copies differ in their Encounter with Destiny, the first of each."""
     n = 0
     ns = G.s[S_N]
     r = -1  # p's reach, once G.dist holds p's distances: only for a hand that needs them
+    low = G.life[p] <= 2
     for i in range(G.hand_n[p]):
         c = G.hand[p, i]
         e = T.card_effect[c]
@@ -597,7 +697,10 @@ def legal_actions(G, T, p):
             continue
         seen = False
         for j in range(i):
-            if T.card_name[G.hand[p, j]] == T.card_name[c]:
+            d = G.hand[p, j]
+            if T.card_name[d] == T.card_name[c] and (
+                not low or T.card_destiny[d] == T.card_destiny[c]
+            ):
                 seen = True
                 break
         if seen:
@@ -678,6 +781,7 @@ def resolve(G, T, p, k):
         return
     c = take_from_hand(G, p, i)
     e = T.card_effect[c]
+    G.used[p, T.card_name[c]] += 1
     fate = T.card_destiny[c] if G.life[p] <= 2 else 0  # [S-06] at the moment it is played
     if e == E_MISSED:
         fate = 0  # [S-07] Inventive's Missed! as a BANG!: no destiny
@@ -694,15 +798,22 @@ def resolve(G, T, p, k):
         put_in_play(G, tgt, c)  # [C-12] Jail goes in front of another player
     else:
         discard(G, c)  # [C-12] brown cards resolve and are discarded
-    hand_emptied(G, p)
     if e == E_BANG or e == E_MISSED:  # a Missed! here is Calamity Janet's BANG! [A-03]
         G.s[S_BANGS] += 1
-    if fate != 0:
-        destiny(G, T, p, fate, tgt)
-        if G.s[S_OVER] or G.alive[p] == 0:
-            return
-    if fate != D_HIT_ALL:
+    if fate == 0:
+        hand_emptied(G, p)
         apply_effect(G, T, p, c, e, tgt, opt)
+    else:
+        # [S-06] "Effects of other cards and character abilities apply only after both
+        # effects of the played card have been resolved, not between them."
+        G.s[S_DEFER] = 1
+        destiny(G, T, p, fate, tgt)
+        if fate != D_HIT_ALL and G.s[S_OVER] == 0 and G.alive[p] == 1:
+            apply_effect(G, T, p, c, e, tgt, opt)
+        G.s[S_DEFER] = 0
+        ns = G.s[S_N]
+        for step in range(ns):
+            hand_emptied(G, (p + step) % ns)
     if G.ability[p] == A_TEMPERED:
         tempered(G, T, p, c, e, tgt)
 
@@ -754,13 +865,17 @@ def apply_effect(G, T, p, c, e, tgt, opt):
     placed or discarded."""
     if e == E_BANG or e == E_MISSED:
         record(G, p, tgt, True)
-        bang_effect(G, T, p, tgt, True, E_BANG)
+        bang_effect(G, T, p, tgt, E_BANG)
     elif e == E_BANG_ANY:
         record(G, p, tgt, True)
-        bang_effect(G, T, p, tgt, False, E_BANG_ANY)
+        bang_effect(G, T, p, tgt, E_BANG_ANY)
     elif e == E_HEAL:  # [C-20] a Beer (not a Whisky [D-05]) needs 3+ players alive
+        before = G.life[p]
         if (T.card_flags[c] & CF_BEER) == 0 or n_alive(G) >= T.rules[RU_BEER_MIN_PLAYERS]:
             heal(G, p, T.card_value[c])
+        if T.card_flags[c] & CF_BEER and n_alive(G) == 2:  # selfcheck's witness of [C-20]
+            G.ev[EV_BEERS_TWO_LEFT] += 1
+            G.ev[EV_BEERS_TWO_LEFT_HEALED] += G.life[p] > before
     elif e == E_HEAL_ALL:  # [K-04]
         for q in range(G.s[S_N]):
             if G.alive[q]:
@@ -773,9 +888,11 @@ def apply_effect(G, T, p, c, e, tgt, opt):
     elif e == E_STEAL:
         record(G, p, tgt, True)
         to_hand(G, p, take_card(G, tgt, opt))
+        G.ev[EV_STOLEN] += tgt != p
     elif e == E_DISCARD_ANY:
         record(G, p, tgt, True)
         discard(G, take_card(G, tgt, opt))
+        G.ev[EV_DISCARDED_BY_OTHERS] += tgt != p
     elif e == E_GENERAL_STORE:
         general_store(G, T, p)
     elif e == E_DUEL:
@@ -790,10 +907,11 @@ def apply_effect(G, T, p, c, e, tgt, opt):
             if G.alive[q] == 0:
                 continue
             if e == E_GATLING:
-                bang_effect(G, T, p, q, False, E_GATLING)
+                bang_effect(G, T, p, q, E_GATLING)
             else:
                 j = find_playable_as(G, T, q, E_BANG)
                 if j >= 0 and answer_with_bang(G, T, q):
+                    G.used[q, T.card_name[G.hand[q, j]]] += 1
                     discard_from_hand(G, q, j)
                 else:
                     damage(G, T, q, 1, p, p, E_INDIANS)
@@ -813,6 +931,7 @@ def draw_phase(G, T, p):
         q = jesse_source(G, p)
         if q >= 0 and G.hand_n[q] > 0:
             to_hand(G, p, take_card(G, q, -1))
+            G.ev[EV_STOLEN] += 1
             k -= 1
     elif ab == A_DRAW_FROM_DISCARD:
         top = G.s[S_DISC_N] - 1
@@ -839,12 +958,17 @@ def draw_phase(G, T, p):
             G.buf[j] = -1
         return
     for j in range(k):
+        shown = ab == A_DRAW_EXTRA_ON_CHECK and j == 1  # [A-02] the second card is shown
+        e = pile_share(G, T, CHK_DRAW_EXTRA) if shown else 0
         c = draw_card(G)
         if c < 0:
             return
         to_hand(G, p, c)
-        if ab == A_DRAW_EXTRA_ON_CHECK and j == 1 and (T.card_check[c] & CHK_DRAW_EXTRA):
-            draw_to_hand(G, p, 1)
+        if shown:
+            ok = (T.card_check[c] & CHK_DRAW_EXTRA) != 0
+            count_check(G, CHK_DRAW_EXTRA, ok, 1, ok, e)
+            if ok:
+                draw_to_hand(G, p, 1)
 
 
 @njit(cache=True)
@@ -927,9 +1051,12 @@ def take_turn(G, T, p):
 
 
 @njit(cache=True)
-def setup_game(G, T, W, pool, role_preset, players, seed, game, checked):
+def setup_game(G, T, W, pool, role_preset, feature, players, seed, game, checked):
     """[C-01] [C-03] [C-04] Roles (the leader at seat 0), characters from the pool, life,
-    a shuffled deck and starting hands of as many cards as life."""
+    a shuffled deck and starting hands of as many cards as life. feature = (character,
+    role), -1 for none/any: that character sits at a uniformly random seat (of that role),
+    the others are dealt from the pool (which must not hold it); G.s[S_FEATURED] = its seat
+    or -1. Without a feature no random number is spent on it: the same games as before."""
     rng_seed(G.rng, seed, game)
     nc = T.n_cards
     G.s[:] = 0
@@ -953,6 +1080,8 @@ def setup_game(G, T, W, pool, role_preset, players, seed, game, checked):
     G.char[:] = 0
     G.ability[:] = 0
     G.preset[:] = 0
+    G.ev[:] = 0
+    G.used[:, :] = 0
     for q in range(players):
         G.role[q] = T.roles[players, q]
     for i in range(players - 1, 1, -1):  # the leader keeps seat 0; the rest are dealt
@@ -960,15 +1089,35 @@ def setup_game(G, T, W, pool, role_preset, players, seed, game, checked):
         t = G.role[i]
         G.role[i] = G.role[j]
         G.role[j] = t
+    fs = -1
+    if feature[0] >= 0:
+        if feature[1] < 0:
+            fs = rng_below(G.rng, players)
+        else:
+            k = 0
+            for q in range(players):
+                k += G.role[q] == feature[1]
+            k = rng_below(G.rng, k)
+            for q in range(players):
+                if G.role[q] == feature[1]:
+                    if k == 0:
+                        fs = q
+                    k -= 1
+    G.s[S_FEATURED] = fs
     m = pool.shape[0]
     for j in range(m):
         G.buf[j] = pool[j]
+    d = 0  # characters dealt from the pool
     for q in range(players):
-        j = q + rng_below(G.rng, m - q)
-        t = G.buf[q]
-        G.buf[q] = G.buf[j]
-        G.buf[j] = t
-        ch = G.buf[q]
+        if q == fs:
+            ch = feature[0]
+        else:
+            j = d + rng_below(G.rng, m - d)
+            t = G.buf[d]
+            G.buf[d] = G.buf[j]
+            G.buf[j] = t
+            ch = G.buf[d]
+            d += 1
         G.char[q] = ch
         G.ability[q] = T.char_ability[ch]
         life = T.char_life[ch] + (T.rules[RU_LEADER_EXTRA_LIFE] if q == 0 else 0)
@@ -987,10 +1136,10 @@ def setup_game(G, T, W, pool, role_preset, players, seed, game, checked):
 
 
 @njit(cache=True)
-def play_game(G, T, W, pool, role_preset, players, seed, game, checked):
+def play_game(G, T, W, pool, role_preset, feature, players, seed, game, checked):
     """[C-05] The leader plays first, then clockwise over the living, until the game ends or
     the turn cap ends it as `capped`."""
-    setup_game(G, T, W, pool, role_preset, players, seed, game, checked)
+    setup_game(G, T, W, pool, role_preset, feature, players, seed, game, checked)
     verify(G, T)
     p = 0
     while G.s[S_ERR] == 0:

@@ -4,12 +4,13 @@ Bump RULES_VERSION whenever a change alters what a game with a given seed produc
 it is stamped into every run manifest.
 """
 
-RULES_VERSION = 2
+RULES_VERSION = 3
 
 MIN_PLAYERS = 4
 MAX_PLAYERS = 7
 MAX_CARDS = 160  # physical cards in one deck
 MAX_CHARACTERS = 64  # characters in one theme
+MAX_CARD_NAMES = 48  # distinct card names in one theme (one event counter each)
 MAX_TABLE = 16  # cards in play in front of one player
 MAX_ACTIONS = 1024  # legal (card, target, option) triples enumerated at once
 TURN_CAP = 1000  # turns before a game is ended as `capped`

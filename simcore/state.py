@@ -6,7 +6,7 @@ seats go clockwise. `s` holds the scalars, indexed by the S_* constants below.
 
 import numpy as np
 
-from simcore.limits import MAX_ACTIONS, MAX_CARDS, MAX_PLAYERS, MAX_TABLE
+from simcore.limits import MAX_ACTIONS, MAX_CARD_NAMES, MAX_CARDS, MAX_PLAYERS, MAX_TABLE
 from strategies.params import N_PARAMS
 
 # indices into State.s
@@ -25,7 +25,32 @@ S_CAPPED = 11  # 1: ended by the turn cap
 S_TURN_ACTIONS = 12  # plays made this turn
 S_TEMPERED = 13  # 1 once a `tempered` player has repeated a card this turn
 S_ROUNDS = 14  # rounds begun: turns the leader has started (the game ends with his death)
-N_S = 15
+S_DEFER = 15  # 1 while a card's two effects resolve: hand_emptied waits ([S-06])
+S_FEATURED = 16  # the featured character's seat (setup_game's `feature`), -1 for none
+N_S = 17
+
+# event counts kept per game in State.ev (simcore.events names them): for each "draw!" kind
+# k (the bit order of vocab.CHK_*: barrel, jail, dynamite, draw_extra, new_hope), at
+# EV_CHECK + 5 k: checks made, checks passed, cards revealed, revealed cards passing, and
+# the passing cards expected from the piles they came from, in millionths (kernel.pile_share)
+EV_CHECK = 0
+N_CHECK_KINDS = 5
+EV_DMG = 25  # life lost, by what hurt: + DMG_* below
+DMG_BANG = 0  # BANG! cards and other BANG! effects (Springfield, destiny hits)
+DMG_DUEL = 1
+DMG_GATLING = 2
+DMG_INDIANS = 3
+DMG_DYNAMITE = 4
+DMG_OTHER = 5  # anything else (a Missed!'s destiny hitting back)
+EV_BEERS_AT_LETHAL = 31  # Beers drunk at a lethal hit
+EV_BEER_SAVES = 32  # lethal hits survived thanks to Beers
+EV_BEERS_TWO_LEFT = 33  # Beers played with two players left
+EV_BEERS_TWO_LEFT_HEALED = 34  # ... that raised a life total (a correct engine: never)
+EV_STOLEN = 35  # cards taken from another player's hand or play
+EV_DISCARDED_BY_OTHERS = 36  # cards a player lost to another's discard effect
+N_EV = 37
+# State.used[p, name index]: cards of that name seat p played, or used to answer (a Missed!,
+# a Beer at a lethal hit, a BANG! answering a Duel or Indians!)
 
 # invariant violations reported in checked mode
 ERR_CARDS = 1  # a card is missing or in two places
@@ -71,6 +96,8 @@ STATE_FIELDS = [
     ("dist", np.int64, (MAX_PLAYERS,)),  # scratch: distance from the player choosing a play
     ("enemy", np.float64, (MAX_PLAYERS,)),  # scratch: the deciding bot's enemy score per seat
     ("buf", np.int64, (MAX_CARDS,)),  # scratch: General Store, Kit Carlson's look, the deal
+    ("ev", np.int64, (N_EV,)),  # event counts (EV_*), zeroed at setup
+    ("used", np.int64, (MAX_PLAYERS, MAX_CARD_NAMES)),  # cards used by seat and name
     ("act_idx", np.int64, (MAX_ACTIONS,)),  # legal plays: hand index (-1: ability)
     ("act_tgt", np.int64, (MAX_ACTIONS,)),  # target seat
     ("act_opt", np.int64, (MAX_ACTIONS,)),  # option: card to take (-1 random from hand)

@@ -395,6 +395,11 @@ class _Compiler:
             names.append(name)
         if len(faces) > limits.MAX_CARDS:
             raise self.fail("cards", f"{len(faces)} cards (allowed: at most {limits.MAX_CARDS})")
+        if len(names) > limits.MAX_CARD_NAMES:
+            raise self.fail(
+                "cards",
+                f"{len(names)} card names (allowed: at most {limits.MAX_CARD_NAMES})",
+            )
         return names, faces, display, effect, value, cost, flags, name_idx, destiny
 
     def card_destiny(self, card: dict[str, Any], key: str, effect: int, n: int) -> list[int]:
@@ -600,15 +605,14 @@ class _Compiler:
                     bits |= 1 << vocab.EFFECTS[e]
                 vec[index] = bits
             values[name] = v
-        for e in values["self_target_effects"]:
-            if vocab.EFFECTS[e] not in vocab.SELF_TARGETABLE:
-                allowed = ", ".join(
-                    n for n, c in vocab.EFFECTS.items() if c in vocab.SELF_TARGETABLE
-                )
-                raise self.fail(
-                    "rules.self_target_effects",
-                    f"effect {e!r} cannot target yourself (allowed: {allowed})",
-                )
+        for rule, allowed_codes, why in (
+            ("self_target_effects", vocab.SELF_TARGETABLE, "cannot target yourself"),
+            ("double_missed_effects", vocab.HIT_EFFECTS, "is not a hit a Missed! cancels"),
+        ):
+            for e in values[rule]:
+                if vocab.EFFECTS[e] not in allowed_codes:
+                    allowed = ", ".join(n for n, c in vocab.EFFECTS.items() if c in allowed_codes)
+                    raise self.fail(f"rules.{rule}", f"effect {e!r} {why} (allowed: {allowed})")
         if vec[vocab.RU_TURN_CAP] < 1:
             raise self.fail("rules.turn_cap", "must be at least 1")
         return vec, values

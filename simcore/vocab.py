@@ -60,6 +60,8 @@ BLUE_EFFECTS = frozenset(
 # effects aimed at a chosen player that `rules.self_target_effects` may let a player aim at
 # himself: taking or discarding one of his own cards
 SELF_TARGETABLE = frozenset({E_STEAL, E_DISCARD_ANY})
+# effects that deal a hit a Missed! cancels: `rules.double_missed_effects` picks among them
+HIT_EFFECTS = frozenset({E_BANG, E_BANG_ANY, E_GATLING})
 # effects whose `value` is meaningful, with its default
 EFFECT_DEFAULT_VALUE = {
     E_HEAL: 1,
@@ -192,7 +194,8 @@ RU_NO_REWARD_EFFECTS = 9  # bitmask over effect codes: eliminations by these ear
 RU_TURN_CAP = 10
 RU_NEW_HOPE_HEAL = 11  # life gained when a `new_hope` card's check passes
 RU_SELF_TARGET_EFFECTS = 12  # bitmask over SELF_TARGETABLE effect codes: may target yourself
-N_RULES = 13
+RU_DOUBLE_MISSED_EFFECTS = 13  # bitmask over hit effects: a `double_missed` attacker's need 2
+N_RULES = 14
 
 # name in [rules] -> (index, default). List-valued rules (effect names) become bitmasks.
 RULES = {
@@ -209,4 +212,5 @@ RULES = {
     "turn_cap": (RU_TURN_CAP, 1000),
     "new_hope_heal": (RU_NEW_HOPE_HEAL, 2),
     "self_target_effects": (RU_SELF_TARGET_EFFECTS, []),
+    "double_missed_effects": (RU_DOUBLE_MISSED_EFFECTS, ["bang"]),
 }

@@ -23,6 +23,11 @@ from simcore.state import S_N
 from simcore.vocab import (
     A_DISCARD_TWO_HEAL,
     CF_BEER,
+    D_DRAW,
+    D_HIT_ALL,
+    D_OTHER_GAINS,
+    D_OTHERS_DISCARD,
+    D_TAKE,
     E_BANG,
     E_BANG_ANY,
     E_BARREL,
@@ -207,6 +212,36 @@ def destiny_friend(G, p):
 
 
 @njit(cache=True)
+def destiny_discard_pick(G, T, p, q):
+    """[S-10] The card q loses to p's "discard a card from each other player": -1 for a
+    random card from q's hand, else the slot of q's card in play p picks (q holds at least
+    one card). A scored bot takes an enemy's card in play (not its Jail or Dynamite), frees
+    a friend from Jail or Dynamite, and otherwise takes from the hand."""
+    h = G.hand_n[q]
+    m = G.table_n[q]
+    if is_random(G, p):
+        k = rng_below(G.rng, m + (1 if h > 0 else 0))
+        return k if k < m else -1
+    w = G.w[p]
+    fill_enemy(G, w, p)
+    stuck = -1  # a Jail or Dynamite in front of q
+    other = -1
+    for s in range(m):
+        te = T.card_effect[G.table[q, s]]
+        if te == E_JAIL or te == E_DYNAMITE:
+            stuck = s
+        elif other < 0:
+            other = s
+    if G.enemy[q] > w[P_ENEMY_MIN] and other >= 0:
+        return other
+    if G.enemy[q] < 0.0 and stuck >= 0:
+        return stuck
+    if h > 0:
+        return -1
+    return other if other >= 0 else stuck
+
+
+@njit(cache=True)
 def aoe_net(G, w, p):
     """Enemies minus friends among the other living players (the leader counts triple);
     reads G.enemy (fill_enemy)."""
@@ -222,10 +257,45 @@ def aoe_net(G, w, p):
     return net
 
 
+@njit(cache=True)
+def destiny_bonus(G, T, w, p, f, tgt):
+    """What Encounter with Destiny f adds to a play worth playing on tgt (copies of a card
+    differ only in it): a hit on every other player only while it hits enough more enemies
+    than friends (never played otherwise); every other player discarding, by the same
+    count; a card taken, a card drawn, a friend healed. Reads G.enemy (fill_enemy)."""
+    if f == D_HIT_ALL:
+        net = aoe_net(G, w, p)
+        return net - 1.0 if net >= w[P_AOE_MIN_NET] else -1e9
+    if f == D_OTHERS_DISCARD:
+        return 0.5 * aoe_net(G, w, p)
+    if f == D_TAKE:
+        return 2.0 if G.hand_n[tgt] + G.table_n[tgt] > 0 else 0.0
+    if f == D_DRAW:
+        return 1.0
+    if f == D_OTHER_GAINS:
+        return 0.5
+    return 0.0
+
+
 @njit(cache=True, inline="always")
 def score_action(G, T, w, p, k, beer_works, my_reach):
     """Desirability of legal play k; the bot plays the best one while its score is positive.
-    Reads G.enemy (fill_enemy); beer_works and my_reach are hoisted out of the loop."""
+    Reads G.enemy (fill_enemy); beer_works and my_reach are hoisted out of the loop. [S-06]
+    At 2 life or less a copy's Encounter with Destiny adds destiny_bonus."""
+    s = base_score(G, T, w, p, k, beer_works, my_reach)
+    i = G.act_idx[k]
+    if s <= 0.0 or i < 0 or G.life[p] > 2:
+        return s
+    c = G.hand[p, i]
+    f = T.card_destiny[c]
+    if f == 0 or T.card_effect[c] == E_MISSED:  # [S-07] no destiny on a swapped Missed!
+        return s
+    return s + destiny_bonus(G, T, w, p, f, G.act_tgt[k])
+
+
+@njit(cache=True, inline="always")
+def base_score(G, T, w, p, k, beer_works, my_reach):
+    """score_action without Encounter with Destiny."""
     i = G.act_idx[k]
     tgt = G.act_tgt[k]
     missing = G.max_life[p] - G.life[p]

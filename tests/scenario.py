@@ -22,6 +22,7 @@ import numpy as np
 
 from simcore import kernel
 from simcore.board import distance
+from simcore.engine import NO_FEATURE
 from simcore.state import (
     ERRORS,
     S_BANGS,
@@ -61,7 +62,16 @@ class Table:
         pool = np.array([self.theme.character_names.index(c) for c in characters], np.int64)
         with np.errstate(over="ignore"):
             kernel.setup_game(
-                G, self.T, self.strategy.matrix, pool, self.strategy.role_preset, n, seed, 0, True
+                G,
+                self.T,
+                self.strategy.matrix,
+                pool,
+                self.strategy.role_preset,
+                NO_FEATURE,
+                n,
+                seed,
+                0,
+                True,
             )
         # exact seating, roles and characters as given; life = printed (+ the leader's extra)
         for q, (name, role) in enumerate(zip(characters, roles, strict=True)):
@@ -169,8 +179,12 @@ class Table:
     def empty_deck(self) -> Table:
         """Move the whole draw pile to the discard pile (so the next draw reshuffles)."""
         G = self.G
-        while G.s[S_DECK_N] > 0:
-            kernel.discard(G, kernel.draw_card(G))
+        while G.s[S_DECK_N] > 0:  # not draw_card: the last card drawn refills the pile
+            n = G.s[S_DECK_N] - 1
+            kernel.discard(G, G.deck[n])
+            G.deck[n] = -1
+            G.s[S_DECK_N] = n
+        self.check()
         return self
 
     def set_life(self, p: int, life: int) -> Table:

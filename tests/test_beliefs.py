@@ -6,7 +6,7 @@ import pytest
 from scenario import FIVE, SEVEN, Table
 
 from simcore import kernel
-from simcore.engine import play_games
+from simcore.engine import NO_FEATURE, play_games
 from simcore.state import S_DECK_N, S_N, S_OVER, new_states
 from simcore.tables import pack_tables
 from simcore.theme import load_theme
@@ -125,7 +125,9 @@ def midgame_states(players: int, strategy: str, games: int, turns: int):
     for g in range(games):
         G = new_states(1)[0]
         with np.errstate(over="ignore"):
-            kernel.play_game(G, T, strat.matrix, pool, strat.role_preset, players, 3, g, True)
+            kernel.play_game(
+                G, T, strat.matrix, pool, strat.role_preset, NO_FEATURE, players, 3, g, True
+            )
         if not G.s[S_OVER]:  # still running
             out.append((G, T))
     return out

@@ -38,6 +38,7 @@ from simcore.state import (
     S_TURN,
     new_states,
 )
+from simcore.engine import NO_FEATURE
 from simcore.tables import pack_tables
 from simcore.theme import load_theme
 from simcore.vocab import R_RENEGADE, ROLES, RU_TURN_CAP
@@ -57,7 +58,7 @@ def kernel_game(players, seed, chars=None, turn_cap=None, play=False):
     G = new_states(1)[0]
     fn = kernel.play_game if play else kernel.setup_game
     with np.errstate(over="ignore"):
-        fn(G, T, strat.matrix, pool, strat.role_preset, players, seed, 0, True)
+        fn(G, T, strat.matrix, pool, strat.role_preset, NO_FEATURE, players, seed, 0, True)
         kernel.verify(G, T)
     assert G.s[S_ERR] == 0
     return theme, G
@@ -210,6 +211,41 @@ def test_empty_draw_pile_is_refilled_for_a_draw_check():
     c = G.disc[0]
     assert G.s[S_DISC_N] == 1
     assert t.life(1) == (4 if t.theme.card_faces[c].endswith("H") else 3)
+
+
+def test_the_last_card_drawn_refills_the_draw_pile_at_once():
+    """[C-06] [A-10] The draw that empties the draw pile shuffles the discard pile into a new
+    one there and then: a Pedro Ramirez drawing next finds no discard pile to take from.
+
+    Rulebook: "As soon as the draw pile is empty, shuffle the discard pile to make a new deck
+    and continue drawing."
+    """
+    t = table(chars=["Black Jack", "Pedro Ramirez", "Jesse Jones", "Kit Carlson"])
+    t.empty_deck()
+    t.to_discard("Beer@9H")  # the discard pile's top
+    t.stack("Missed!@10C", "Missed!@JC")
+    t.draw_phase(0)  # a plain draw of the last two cards (Black Jack: the second is a club)
+    assert t.hand_names(0) == ["Missed!", "Missed!"]
+    assert t.deck_size() == 78 and t.discard_names() == []
+    t.draw_phase(1)
+    assert len(t.hand_names(1)) == 2 and t.deck_size() == 76 and t.discard_names() == []
+
+
+def test_a_draw_check_of_the_last_card_lands_on_the_new_discard_pile():
+    """[C-06] [C-28] A draw! that reveals the last card of the draw pile: the discard pile
+    (the BANG! included) becomes the new draw pile first, then the draw! card is discarded.
+
+    Rulebook: "As soon as the draw pile is empty, shuffle the discard pile to make a new deck
+    and continue drawing."
+    """
+    t = table()
+    t.give(0, "BANG!")
+    t.equip(1, "Barrel")
+    t.empty_deck()
+    t.stack(HEART)
+    t.play(0, "BANG!", target=1)
+    assert t.life(1) == 4
+    assert disc(t) == ["Beer@6H"] and t.deck_size() == 78
 
 
 def test_end_of_turn_discard_down_to_current_life():

@@ -30,9 +30,11 @@ FOUR = ["leader", "renegade", "outlaw", "outlaw"]
 FIVE = ["leader", "renegade", "outlaw", "outlaw", "deputy"]
 
 
-def sw(chars=None, roles=FOUR) -> Table:
+def sw(chars=None, roles=FOUR, strategy="basic") -> Table:
     """A Star Wars table; Resilient acts only when hurt, so it is inert in most scenarios."""
-    return Table(chars or ["Resilient"] * len(roles), roles=roles, theme="star_wars")
+    return Table(
+        chars or ["Resilient"] * len(roles), roles=roles, theme="star_wars", strategy=strategy
+    )
 
 
 # --- S-01 .. S-05 the theme file -------------------------------------------------------------
@@ -468,6 +470,99 @@ def test_bang_destiny_hits_every_other_player_instead():
     t.play(3, "BANG!", target=0)
     assert [t.life(q) for q in range(4)] == [4, 2, 3, 2]
     assert t.hand_names(1) == [] and t.bangs_played() == 1
+
+
+def test_others_discard_picks_from_play_or_a_random_hand_card():
+    """[S-10] The player picks, for each other player, a card in play or a random hand card:
+    an enemy loses its best card in play, a friend is freed from Carbonite, a player with
+    only cards in play loses one of them.
+
+    Rulebook: "discard a card from each other player: a random card from hand or a card of
+    your choice from play;"
+    """
+    t = sw(roles=FIVE)  # seat 3 (an outlaw) shoots the deputy; seat 2 is the other outlaw
+    t.set_life(3, 2)
+    t.give(0, "Missed!#none")
+    t.equip(0, "Cover")  # the leader: an enemy of an outlaw
+    t.equip(1, "Speeder Bike")  # the renegade: only a card in play
+    t.equip(2, "Carbonite")  # the other outlaw, in Carbonite, has shot at the leader
+    t.give(2, "Duel")
+    t.call(kernel.record, 2, 0, True)
+    t.give(4, "Repair#none")  # the deputy: only a hand card
+    t.give(3, "BANG!#others_discard")
+    t.play(3, "BANG!", target=4)
+    assert t.in_play(0) == [] and t.hand_names(0) == ["Missed!"]
+    assert t.in_play(1) == [] and t.in_play(2) == [] and t.hand_names(2) == ["Duel"]
+    assert t.hand_names(4) == [] and t.life(4) == 3
+
+
+def test_thrifty_draws_only_after_both_effects():
+    """[S-06] [S-38] Thrifty at 2 energy plays her last card, a BANG! whose destiny draws a
+    card: she holds that one card, and her ability does not draw between the effects.
+
+    Rulebook: "Effects of other cards and character abilities apply only after both effects
+    of the played card have been resolved, not between them."
+    """
+    t = sw(["Resilient", "Thrifty", "Resilient", "Resilient"])
+    t.set_life(1, 2)
+    t.give(1, "BANG!#draw")
+    t.stack("Repair#none", "Duel")
+    t.play(1, "BANG!", target=0)
+    assert t.hand_names(1) == ["Repair"] and t.deck_top() == ["Duel"]
+    assert t.life(0) == 4
+
+
+def test_thrifty_victim_draws_after_both_effects():
+    """[S-06] [S-09] [S-38] A BANG! whose destiny takes Thrifty's last card: she draws only
+    after the hit, so the card drawn cannot be the Missed! that cancels it.
+
+    Rulebook: "Effects of other cards and character abilities apply only after both effects
+    of the played card have been resolved, not between them."
+    """
+    t = sw(["Resilient", "Thrifty", "Resilient", "Resilient"])
+    t.set_life(0, 2)
+    t.give(1, "Repair#none")
+    t.stack("Missed!#none")
+    t.give(0, "BANG!#take")
+    t.play(0, "BANG!", target=1)
+    assert t.life(1) == 3 and t.hand_names(1) == ["Missed!"]
+    assert t.hand_names(0) == ["Repair"]
+
+
+def test_accurate_at_at_attack_needs_two_missed():
+    """[S-40] Every hit of Accurate needs two Missed! cards, the AT-AT Attack too (and only
+    Accurate's: the same hit by another character needs one).
+
+    Rulebook: "Accurate (4): to cancel your hit (including Encounter with Destiny effects), 2
+    "Missed!" cards are needed."
+    """
+    for shooter, cancels in (("Accurate", 2), ("Resilient", 1)):
+        t = sw(["Resilient", "Resilient", "Resilient", shooter])
+        t.give(1, "Missed!#none")
+        t.give(2, "Missed!#none", "Missed!#none")
+        t.give(3, "AT-AT Attack")
+        t.play(3, "AT-AT Attack")
+        assert [t.life(q) for q in range(3)] == [4, 3 if cancels == 2 else 4, 4]
+        assert len(t.hand_names(2)) == 2 - cancels
+
+
+def test_copies_with_different_destinies_are_different_plays():
+    """[S-06] At 2 energy or less each copy of a card with its own Encounter with Destiny is
+    a play of its own; above 2 energy the copies are one play. A scored bot takes the copy
+    whose destiny helps most (here: take a card from the target).
+
+    Rulebook: "If your character has 2 energy points or fewer, you may apply the additional
+    effects of Encounter with Destiny."
+    """
+    t = sw(strategy="smart")
+    t.give(3, "BANG!#draw", "BANG!#take")
+    t.give(0, "Missed!#none")
+    assert len([a for a in t.legal(3) if a[0] == "BANG!" and a[1] == 0]) == 1
+    t.set_life(3, 2)
+    assert len([a for a in t.legal(3) if a[0] == "BANG!" and a[1] == 0]) == 2
+    G = t.G
+    k = t.call(choose_action, 3, kernel.legal_actions(G, t.T, 3))
+    assert t.theme.tables.card_destiny[G.hand[3, G.act_idx[k]]] == vocab.DESTINIES["take"]
 
 
 def test_accurate_destiny_hits_need_two_missed():
