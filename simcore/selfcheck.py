@@ -71,7 +71,6 @@ def face_share(theme: Theme, kind: str) -> float:
 
 
 def draw_rates(theme: Theme, block: GameBlock) -> Iterator[Check]:
-    names = event_names()
     total = block.events.sum(axis=0, dtype=np.int64)
     for k, kind in enumerate(CHECK_KINDS):
         base = EV_CHECK + len(CHECK_FIELDS) * k

@@ -28,6 +28,7 @@ from scenario import (
 
 from simcore import kernel
 from simcore.board import fill_distances, next_alive, reach, revealed_dead
+from simcore.engine import NO_FEATURE
 from simcore.state import (
     S_CAPPED,
     S_CUR,
@@ -38,7 +39,6 @@ from simcore.state import (
     S_TURN,
     new_states,
 )
-from simcore.engine import NO_FEATURE
 from simcore.tables import pack_tables
 from simcore.theme import load_theme
 from simcore.vocab import R_RENEGADE, ROLES, RU_TURN_CAP
