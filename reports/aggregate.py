@@ -35,7 +35,14 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from reports.stats import ALPHA, score_test_p_expr, wilson_exprs, with_holm
+from reports.stats import (
+    ALPHA,
+    newcombe_exprs,
+    score_test_p_expr,
+    two_proportion_p_expr,
+    wilson_exprs,
+    with_holm,
+)
 from reports.summary import CONFIG_KEYS
 from simcore import vocab
 
@@ -59,6 +66,23 @@ EFFECT_COLUMNS = (
 )
 
 
+# the columns of the featured-character table after its keys (config, character, role)
+FEATURED_COLUMNS = (
+    *EFFECT_COLUMNS[:5],  # games, wins, rate, lower, upper: the featured character's
+    "other_games",
+    "other_wins",
+    "other_rate",
+    "other_lower",
+    "other_upper",
+    "difference",
+    "diff_lower",
+    "diff_upper",
+    "p_value",
+    "p_adjusted",
+    "significant",
+)
+
+
 def _order(col: str, names: tuple[str, ...]) -> pl.Expr:
     """A column's position in a canonical order (roles, sides), for sorting."""
     return pl.col(col).replace_strict({n: i for i, n in enumerate(names)}, return_dtype=pl.UInt8)
@@ -72,7 +96,7 @@ def _counts(games: pl.Expr, wins: pl.Expr) -> list[pl.Expr]:
 class Cells:
     """The two small aggregates every report table derives from."""
 
-    seats: pl.LazyFrame  # seat_cells: config keys, role, character, seat -> games, wins
+    seats: pl.LazyFrame  # seat_cells: config keys, role, character, seat, featured -> games, wins
     games: pl.LazyFrame  # game_cells: config keys, winner, turns, capped -> games
 
 
@@ -90,12 +114,14 @@ def collect_cells(seats: pl.LazyFrame) -> Cells:
 
 
 def seat_cells(seats: pl.LazyFrame) -> pl.LazyFrame:
-    """Per configuration, role, character and seat: games (seats dealt) and wins.
+    """Per configuration, role, character, seat and featured flag: games (seats dealt) and
+    wins.
 
     The one pass over seat rows that every role, character and seat table derives from:
-    a few thousand rows whatever the number of games.
+    a few thousand rows whatever the number of games (`featured` adds none: it is true only
+    on the featured character's seats, the one character dealt nowhere else).
     """
-    return seats.group_by(*CONFIG_KEYS, "role", "character", "seat").agg(
+    return seats.group_by(*CONFIG_KEYS, "role", "character", "seat", "featured").agg(
         *_counts(pl.len(), pl.col("won").sum())
     )
 
@@ -260,6 +286,75 @@ def effects_overall(cells: Cells, by: str = "character") -> pl.LazyFrame:
     return _effects(totals, [*CONFIG_KEYS, by], ["config"])
 
 
+def featured_effects(cells: Cells) -> pl.LazyFrame:
+    """Per configuration with a featured character (`bangsim run --feature`) and per role it
+    was dealt: its win rate in that role beside the role's win rate in the other games of
+    the configuration (those where it held another role), the difference with Newcombe's
+    interval and the pooled two-proportion test, Holm-adjusted over the roles of one
+    configuration.
+
+    The samples are games, as in `role_win_rates`: in its own games the featured seat's
+    teammates share its result, so they are no comparison and are left out; the two samples
+    are disjoint sets of games. With the role fixed (NAME=ROLE) there are no other games:
+    the other_* columns are 0 and NaN (compare with a run without the feature instead).
+
+    Columns: config, theme, players, character, role, games, wins, rate, lower, upper,
+    other_games, other_wins, other_rate, other_lower, other_upper, difference, diff_lower,
+    diff_upper, p_value, p_adjusted, significant.
+    """
+    featured = (
+        cells.seats.filter(pl.col("featured"))
+        .group_by(*CONFIG_KEYS, "role")
+        .agg(
+            pl.col("character").first(),
+            *_counts(pl.col("games").sum(), pl.col("wins").sum()),
+        )
+    )
+    # every seat of a role shares one result and a role has a fixed number of seats per
+    # game (the role table), so the role's games won = seats won / seats per game
+    roles = _role_baselines(cells).join(
+        _game_totals(cells).rename({"games": "all_games"}), on=CONFIG_KEYS
+    )
+    per_game = pl.col("seats") / pl.col("all_games")
+    lower, upper = wilson_exprs("wins", "games")
+    other_lower, other_upper = wilson_exprs("other_wins", "other_games")
+    diff_lower, diff_upper = newcombe_exprs("wins", "games", "other_wins", "other_games")
+    frame = (
+        featured.join(roles, on=[*CONFIG_KEYS, "role"])
+        .with_columns(
+            (pl.col("all_games") - pl.col("games")).alias("other_games"),
+            ((pl.col("seat_wins") / per_game).round().cast(pl.Int64) - pl.col("wins")).alias(
+                "other_wins"
+            ),
+        )
+        .with_columns(
+            (pl.col("wins") / pl.col("games")).alias("rate"),
+            lower.alias("lower"),
+            upper.alias("upper"),
+            (pl.col("other_wins") / pl.col("other_games")).alias("other_rate"),
+            other_lower.alias("other_lower"),
+            other_upper.alias("other_upper"),
+            two_proportion_p_expr("wins", "games", "other_wins", "other_games").alias("p_value"),
+            diff_lower.alias("diff_lower"),
+            diff_upper.alias("diff_upper"),
+        )
+        .with_columns(
+            (pl.col("rate") - pl.col("other_rate")).alias("difference"),
+            # 0 other games: no difference to state (0/0 would read as NaN anyway)
+            *(
+                pl.when(pl.col("other_games") > 0).then(pl.col(c)).otherwise(float("nan"))
+                for c in ("other_rate", "p_value", "diff_lower", "diff_upper")
+            ),
+        )
+    )
+    return (
+        with_holm(frame, "p_value", ["config"])
+        .with_columns((pl.col("p_adjusted") < ALPHA).alias("significant"))
+        .sort("players", "config", _order("role", vocab.ROLES))
+        .select(*CONFIG_KEYS, "character", "role", *FEATURED_COLUMNS)
+    )
+
+
 def turn_histogram(cells: Cells) -> pl.LazyFrame:
     """Per configuration and game length in turns: games, how many of them were capped, and
     the rounds those games played in all."""
@@ -368,6 +463,7 @@ def report_tables(cells: Cells) -> dict[str, pl.LazyFrame]:
         "characters": characters,
         "character_roles": effects_in_role(cells, "character"),
         "seats": effects_in_role(cells, "seat"),
+        "featured": featured_effects(cells),
         "game_lengths": lengths,
         "turn_histogram": histogram,
     }

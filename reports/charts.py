@@ -15,7 +15,7 @@ import numpy as np
 import polars as pl
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator, PercentFormatter
+from matplotlib.ticker import Formatter, MaxNLocator
 
 from reports.names import Names
 from simcore import vocab
@@ -65,8 +65,39 @@ def _figure(panels: int, ncols: int, panel_w: float, panel_h: float) -> tuple[Fi
     return fig, axes[:panels]
 
 
-def _percent_axis(ax, axis: str = "y", decimals: int | None = None) -> None:
-    fmt = PercentFormatter(100, decimals=decimals)
+class TickPercent(Formatter):
+    """Percent tick labels (data in percent) with the fewest decimals, at least `decimals`,
+    that write every tick exactly, so ticks 0.5 apart read 73.5% 74.0% 74.5%, never
+    74% 74% 74% (a narrow interval's axis)."""
+
+    MAX_DECIMALS = 4
+
+    def __init__(self, decimals: int = 0) -> None:
+        self.decimals = decimals
+        self.ticks: list[float] = []
+
+    def set_locs(self, locs) -> None:  # the axis passes its tick positions before labelling
+        self.ticks = list(locs)
+
+    def _places(self) -> int:
+        locs = np.asarray(self.ticks, dtype=float)
+        if locs.size < 2:
+            return self.decimals
+        step = float(np.min(np.diff(np.sort(locs))))
+        for places in range(self.decimals, self.MAX_DECIMALS + 1):
+            if np.all(np.abs(np.round(locs, places) - locs) <= 1e-6 * max(step, 1e-12)):
+                return places
+        return self.MAX_DECIMALS
+
+    def __call__(self, x: float, pos: int | None = None) -> str:
+        text = f"{x:.{self._places()}f}"
+        if float(text) == 0:
+            text = text.lstrip("-")  # no "-0%"
+        return f"{text}%"
+
+
+def _percent_axis(ax, axis: str = "y", decimals: int = 0) -> None:
+    fmt = TickPercent(decimals)
     (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(fmt)
     ax.grid(True, axis=axis, color="#dddddd", linewidth=0.7)
     ax.set_axisbelow(True)

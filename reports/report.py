@@ -19,9 +19,13 @@ import polars as pl
 
 from reports import charts
 from reports.aggregate import SIDES, collect_cells, collect_tables, report_tables
+from reports.events import collect_event_cells, event_tables, event_views
+from reports.examples import example_games
+from reports.grid import SIDE_HEADINGS, even_text, legend, side_grid
 from reports.html import Chart, chart, pct, pp, write_files, write_page
 from reports.names import Names, load_names
 from reports.summary import scan_seats
+from simcore.abilities import read_abilities
 from simcore.api import safe_name
 from simcore.errors import UserError
 from simcore.runfolder import (
@@ -100,12 +104,22 @@ def load_report(run: Path) -> RunReport:
     except ValueError as e:
         raise ReportError(str(e)) from None
     try:
-        tables = collect_tables(report_tables(collect_cells(scan_seats(run))))
+        cells = collect_cells(scan_seats(run))
+        tables = collect_tables(report_tables(cells))
+        # card usage, draw! checks, game events (reports.events): from events/*.parquet
+        tables.update(event_tables(collect_event_cells(run), cells.seats, cells.games))
     except pl.exceptions.PolarsError as e:  # damage inside a file whose footer reads fine
         text = " ".join(str(e).split())[:160]
         raise ReportError(
-            f"{run}: cannot read the seat rows ({text}); a chunk file is damaged: {DAMAGED_HINT}"
+            f"{run}: cannot read the seat or event rows ({text}); a chunk file is damaged: "
+            f"{DAMAGED_HINT}"
         ) from None
+    try:  # written beside the seat rows by `bangsim abilities --out RUN`
+        abilities = read_abilities(run)
+    except ValueError as e:
+        raise ReportError(str(e)) from None
+    if abilities is not None:
+        tables["abilities"] = abilities
     themes = tables["summary"]["theme"].unique(maintain_order=True).to_list()
     names = load_names(themes, (manifest or {}).get("theme_files"))
     return RunReport(run, manifest, tables, names)
@@ -137,7 +151,24 @@ def write_report(report: RunReport, out: Path | None = None) -> Path:
             name: rows_by_config(report.tables[name]) for name in ("characters", "character_roles")
         },
         safe_name=safe_name,
+        featured=rows_by_config(report.tables["featured"]),
+        abilities=ability_groups(report),
+        examples=example_games(report),  # a few games replayed as traces
+        **glance(report),
+        cards=event_views(report.tables, report.names),
     )
+
+
+def glance(report: RunReport) -> dict[str, Any]:
+    """The page's opening grid (reports.grid): side win rates, series x player counts."""
+    grid = side_grid(report.tables["sides"])
+    return {
+        "grid": grid,
+        "grid_legend": legend(grid, report.names),
+        "grid_even": even_text(grid),
+        "side_headings": SIDE_HEADINGS,
+        "several_themes": len(grid.themes) > 1,
+    }
 
 
 def rows_by_config(frame: pl.DataFrame) -> dict[str, list[dict[str, Any]]]:
@@ -214,6 +245,12 @@ def report_charts(report: RunReport) -> list[Chart]:
                 charts.effect_heatmap(t["character_roles"], t["characters"], names, config),
             )
         )
+    for key, group in ability_groups(report).items():
+        figures.append(
+            chart(
+                f"abilities-{safe_name(key)}", f"{key}: ability values", ability_chart(group, key)
+            )
+        )
     figures.append(
         chart("seats", "Win rate by seat and role", charts.seat_chart(t["seats"], names))
     )
@@ -225,6 +262,70 @@ def report_charts(report: RunReport) -> list[Chart]:
         )
     )
     return figures
+
+
+def ability_groups(report: RunReport) -> dict[str, pl.DataFrame]:
+    """The run folder's ability values (`bangsim abilities --out RUN`), one table per
+    measurement setup, keyed "theme/Np/strategy[/role]"; empty when there are none."""
+    table = report.tables.get("abilities")
+    if table is None:
+        return {}
+    groups = {}
+    for (theme, players, strategy, role), group in table.group_by(
+        "theme", "players", "strategy", "role", maintain_order=True
+    ):
+        key = f"{theme}/{players}p/{strategy}" + ("" if role == "any" else f"/{role}")
+        groups[key] = group.sort("value", descending=True)
+    return groups
+
+
+def ability_chart(group: pl.DataFrame, key: str):
+    """Each character's ability value with its paired 95% interval (red: below zero)."""
+    frame = group.select(
+        "character",
+        pl.col("value").alias("effect"),
+        pl.col("value_lower").alias("effect_lower"),
+        pl.col("value_upper").alias("effect_upper"),
+        ((pl.col("value_lower") > 0) | (pl.col("value_upper") < 0)).alias("significant"),
+    )
+    return charts.forest(
+        frame,
+        "character",
+        f"{key}: ability value (blue/red: interval excludes 0)",
+        "win rate with the ability minus without, same deals (percentage points)",
+    )
+
+
+def featured_lines(table: pl.DataFrame, names: Names) -> list[str]:
+    """One line per configuration with a featured character (the `featured` table): its win
+    rate in each role against the role's rate in the other games, with the difference's
+    95% interval (* where Holm-significant)."""
+    lines = []
+    for (config,), group in table.group_by("config", maintain_order=True):
+        parts = []
+        character = group["character"][0]
+        if group.height == 1 and not group["other_games"][0]:
+            r = group.row(0, named=True)
+            lines.append(
+                f"{config}: featured {character}, always {names.role(r['role'], r['theme'])}: "
+                f"{pct(r['rate'])} [{pct(r['lower'])}, {pct(r['upper'])}] (its role was fixed: "
+                "compare with a run without the feature)."
+            )
+            continue
+        for r in group.iter_rows(named=True):
+            role = names.role(r["role"], r["theme"])
+            if r["other_games"]:
+                mark = " *" if r["significant"] else ""
+                parts.append(
+                    f"{role} {pct(r['rate'])} vs {pct(r['other_rate'])} "
+                    f"({pp(r['difference'])} [{pp(r['diff_lower'])}, {pp(r['diff_upper'])}]{mark})"
+                )
+            else:
+                parts.append(f"{role} {pct(r['rate'])} [{pct(r['lower'])}, {pct(r['upper'])}]")
+        lines.append(
+            f"{config}: featured {character} vs the rest of its role: " + "; ".join(parts) + "."
+        )
+    return lines
 
 
 def _series(report: RunReport) -> list[str]:

@@ -12,13 +12,23 @@ import polars as pl
 
 from reports.stats import wilson_exprs
 from simcore import vocab
+from simcore.rows import SEAT_DEFAULTS
 
 CONFIG_KEYS = ("config", "theme", "players")
 
 
 def scan_seats(run: Path) -> pl.LazyFrame:
-    """All seat rows of a run folder, lazily."""
-    return pl.scan_parquet(Path(run) / "seats" / "*.parquet")
+    """All seat rows of a run folder, lazily. Columns added to the seat table later
+    (`simcore.rows.SEAT_DEFAULTS`, e.g. `featured`) read as their default in chunks written
+    before them, so old run folders report as before."""
+    seats = pl.scan_parquet(
+        Path(run) / "seats" / "*.parquet", missing_columns="insert", extra_columns="ignore"
+    )
+    names = seats.collect_schema().names()  # the first file's footer
+    return seats.with_columns(
+        pl.col(c).fill_null(v) if c in names else pl.lit(v).alias(c)
+        for c, v in SEAT_DEFAULTS.items()
+    )
 
 
 def game_counts(seats: pl.LazyFrame) -> pl.LazyFrame:

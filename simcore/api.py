@@ -38,6 +38,7 @@ def simulate(
     strategy: Strategy = DEFAULT_STRATEGY,
     characters: Sequence[str] | None = None,
     *,
+    feature: str | None = None,
     checked: bool = False,
 ) -> pl.DataFrame:
     """Play `games` games per player count and return one row per seat per game.
@@ -46,7 +47,10 @@ def simulate(
     players: a player count or several (their rows are concatenated; games are numbered
     from 0 within each count). strategy: a preset name for every seat, or a dict
     canonical role -> preset. characters: the pool characters are dealt from (theme names);
-    None = the theme's full list. checked: assert the kernel's invariants after every action.
+    None = the theme's full list. feature: "NAME" puts that character in every game at a
+    uniformly random seat (the others dealt from the pool less it), "NAME=ROLE" also fixes
+    its role (canonical or the theme's name); the `featured` column marks its seat.
+    checked: assert the kernel's invariants after every action.
     Raises ValueError (ThemeError included) with a one-line message on bad input.
     """
     from simcore.engine import play_games  # numba loads on first use, not on import
@@ -56,20 +60,23 @@ def simulate(
     check_games(games)
     label = check_strategy(strategy)
     pool = check_characters(characters, loaded, counts)
+    feature = check_feature(feature, loaded, counts)
     frames = []
     for n in counts:
         block = play_games(
-            loaded, n, games, seed, game0=0, strategy=label, characters=pool, checked=checked
-        )
-        frames.append(seat_frame(block, loaded, n, 0, config_label(loaded.id, n, label, pool)))
+            loaded, n, games, seed, game0=0, strategy=label, characters=pool, feature=feature,
+            checked=checked,
+        )  # fmt: skip
+        config = config_label(loaded.id, n, label, pool, feature)
+        frames.append(seat_frame(block, loaded, n, 0, config))
     return pl.concat(frames)
 
 
 def config_label(
     theme_id: str, players: int, strategy: Strategy = DEFAULT_STRATEGY,
-    characters: Sequence[str] | None = None,
+    characters: Sequence[str] | None = None, feature: str | None = None,
 ) -> str:  # fmt: skip
-    """The label of one configuration: ``{theme}/{players}p/{strategy}[/{pool}]``.
+    """The label of one configuration: ``{theme}/{players}p/{strategy}[/{pool}][/feature=F]``.
 
     strategy is its canonical label (strategy_label): the preset name, or
     ``role=preset,...`` for all four roles in canonical order when they differ. The pool part appears only when a character pool was given:
@@ -88,6 +95,8 @@ def config_label(
         else:
             digest = hashlib.sha1("\n".join(names).encode()).hexdigest()[:6]
             parts.append(f"pool{len(names)}-{digest}")
+    if feature is not None:
+        parts.append(f"feature={feature}")
     return "/".join(parts)
 
 
@@ -161,6 +170,27 @@ def check_characters(
     if len(pool) < most:
         raise ValueError(f"character pool of {len(pool)} is too small for {most} players")
     return pool
+
+
+def check_feature(feature: str | None, theme: Theme, players: Iterable[int] = ()) -> str | None:
+    """A featured character, "NAME" or "NAME=ROLE", in its canonical form ("Willy the Kid",
+    "Willy the Kid=outlaw": the theme's character name, the canonical role); None stays None.
+    ValueError (one line, listing the theme's characters) for an unknown name, an unknown
+    role, or a role missing at one of `players` (see simcore.engine.parse_feature)."""
+    if feature is None:
+        return None
+    if not isinstance(feature, str) or not feature.strip():
+        raise ValueError(
+            f"feature must be a character name or NAME=ROLE, got {feature!r} "
+            f"(characters of theme '{theme.id}': {', '.join(theme.character_names)})"
+        )
+    from simcore.engine import parse_feature
+    from simcore.vocab import ROLES
+
+    for n in list(players) or theme.player_counts()[-1:]:  # default: the largest table
+        index, role = parse_feature(theme, feature, n)
+    name = theme.character_names[int(index)]
+    return name if role < 0 else f"{name}={ROLES[int(role)]}"
 
 
 def check_strategy(strategy: Strategy) -> str:

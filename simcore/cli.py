@@ -143,6 +143,14 @@ def run(
             help='Character pool, comma-separated theme names, e.g. "Bart Cassidy,Jourdonnais".'
         ),
     ] = None,
+    feature: Annotated[
+        str | None,
+        typer.Option(
+            help='A character in every game at a uniformly random seat, e.g. "Willy the Kid"; '
+            '"Willy the Kid=outlaw" also fixes its role. The report compares it with the '
+            "rest of its role."
+        ),
+    ] = None,
     chunk_size: Annotated[
         int, typer.Option(help="Games per Parquet chunk (the unit of resume).")
     ] = DEFAULT_CHUNK_SIZE,
@@ -154,30 +162,48 @@ def run(
         int | None, typer.Option(help="CPU threads to use (default: all cores).")
     ] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    events: Annotated[
+        bool,
+        typer.Option(
+            "--events/--no-events",
+            help="Also write each chunk's event counts (events/*.parquet: draw! checks, damage "
+            "by source, cards used by role) for the report's card tables; --no-events is "
+            "about 5% faster.",
+        ),
+    ] = True,
 ) -> None:
     """Play games with bots and write one row per seat per game to a run folder.
 
-    Prints the win rate of each role per player count with a 95% Wilson interval.
-    The folder holds manifest.json (what was asked, versions, chunks done) and
-    seats/*.parquet. Interrupted runs resume: rerun the same command.
+    Prints a grid of side win rates per player count, * where the 95% Wilson interval
+    misses an even share. The folder holds manifest.json (what was asked, versions, chunks
+    done), seats/*.parquet (one row per seat per game) and, unless --no-events,
+    events/*.parquet (one row per game: draw! checks, damage by source, cards used by each
+    role). Interrupted runs resume: rerun the same command.
 
     Examples (all 4 to 7 player tables; then 5 players with uniformly random bots):
 
     bangsim run --players 4-7 --games 1000000 --out runs/classic
 
     bangsim run --players 5 --strategy random --games 200000 --out runs/random5
+
+    bangsim run --feature "Willy the Kid" --games 100000 --out runs/willy
     """
     try:
         counts = parse_players(players)
         pool = parse_characters(characters)
         if threads is not None:
             set_threads(threads)
-        study = plan_study(out, theme, counts, games, seed, strategy, pool, chunk_size, checked)
+        study = plan_study(
+            out, theme, counts, games, seed, strategy, pool, chunk_size, checked, feature,
+            events=events,
+        )  # fmt: skip
     except ValueError as e:
         fail(str(e))
     pending = pending_games(study)
     seconds = play_timed(lambda: execute_study(study, progress=progress), out, study.chunks)
     typer.echo(summary_text(out, study.theme))
+    if study.feature is not None:
+        typer.echo(featured_text(out, study.theme))
     typer.echo(played_text(pending, study.total_games, seconds) + f"; results: {out}")
 
 
@@ -261,24 +287,29 @@ def set_threads(threads: int) -> None:
 
 
 def summary_text(out: Path, theme: Theme) -> str:
-    """Role win rates per configuration, with 95% Wilson intervals, and capped games."""
-    from reports.summary import game_counts, role_win_rates, scan_seats
+    """The balance grid (reports.grid): side win rates per configuration and player count,
+    marked where the 95% interval misses an even share, and any capped games."""
+    from reports.aggregate import collect_cells, game_lengths, side_win_rates, turn_histogram
+    from reports.grid import terminal_summary
+    from reports.names import Names
+    from reports.summary import scan_seats
 
-    seats = scan_seats(out)
-    rates, games = pl.collect_all([role_win_rates(seats), game_counts(seats)])
-    capped = {row["config"]: (row["games"], row["capped"]) for row in games.iter_rows(named=True)}
-    width = max(len(name) for name in theme.role_names.values())
-    lines = []
-    for (config,), group in rates.group_by("config", maintain_order=True):
-        n_games, n_capped = capped[config]
-        lines.append(f"{config}: {n_games:,} games, {n_capped:,} capped")
-        for row in group.iter_rows(named=True):
-            name = theme.role_names.get(row["role"], row["role"])
-            lines.append(
-                f"  {name:<{width}}  {100 * row['rate']:5.1f}% "
-                f"[{100 * row['lower']:.1f}, {100 * row['upper']:.1f}]"
-            )
-    return "\n".join(lines)
+    cells = collect_cells(scan_seats(out))
+    sides, lengths = pl.collect_all([side_win_rates(cells), game_lengths(turn_histogram(cells))])
+    names = Names({theme.id: dict(theme.role_names)}, {theme.id: theme.title})
+    return terminal_summary({"sides": sides, "game_lengths": lengths}, names)
+
+
+def featured_text(out: Path, theme: Theme) -> str:
+    """The featured character's win rate per role against the rest of its role."""
+    from reports.aggregate import collect_cells, featured_effects
+    from reports.names import Names
+    from reports.report import featured_lines
+    from reports.summary import scan_seats
+
+    table = featured_effects(collect_cells(scan_seats(out))).collect()
+    names = Names({theme.id: dict(theme.role_names)}, {theme.id: theme.title})
+    return "\n".join(featured_lines(table, names))
 
 
 # --- themes -------------------------------------------------------------------------------
@@ -393,13 +424,14 @@ def report(
 
     bangsim report runs/default --format csv --out tables/
     """
+    from reports.grid import terminal_summary
     from reports.report import (
         REPORT_DIR,
         check_format,
         check_run,
         export_tables,
+        featured_lines,
         load_report,
-        summary_lines,
         write_report,
     )
 
@@ -413,7 +445,9 @@ def report(
         written = [write_report(loaded, out)]
     else:
         written = export_tables(loaded.tables, format, out or loaded.run / "report")
-    typer.echo("\n".join(summary_lines(loaded)))
+    typer.echo(terminal_summary(loaded.tables, loaded.names))
+    for line in featured_lines(loaded.tables["featured"], loaded.names):
+        typer.echo(line)
     where = (
         written[0] if format == "html" else f"{len(written)} {format} files in {written[0].parent}"
     )
@@ -445,6 +479,120 @@ def compare(
     page = write_comparison(loaded, out)
     typer.echo("\n".join(comparison_lines(loaded)))
     typer.echo(f"comparison: {page}")
+
+
+@app.command()
+def trace(
+    game: Annotated[int, typer.Option(help="Game index, 0 first: the seat rows' game column.")],
+    run: Annotated[
+        Path | None,
+        typer.Argument(
+            help="Run folder to replay a game of (its manifest gives the theme, players, "
+            "seed, ...); leave it out to give --theme, --players and --seed instead.",
+            metavar="RUN",
+        ),
+    ] = None,
+    config: Annotated[
+        str | None,
+        typer.Option(help="The run's configuration label (needed when it has several)."),
+    ] = None,
+    theme: Annotated[
+        str | None, typer.Option(help="Without RUN: theme id or path (default classic).")
+    ] = None,
+    players: Annotated[
+        int | None, typer.Option(help="Without RUN: players at the table (default 5).")
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Without RUN: the seed (default 1).")] = None,
+    strategy: Annotated[
+        str | None,
+        typer.Option(
+            help='Without RUN: bot preset, or one per role "leader=smart,..." (default smart).'
+        ),
+    ] = None,
+    characters: Annotated[
+        str | None,
+        typer.Option(help="Without RUN: character pool, comma-separated theme names."),
+    ] = None,
+    feature: Annotated[
+        str | None,
+        typer.Option(help='Without RUN: a featured character, "NAME" or "NAME=ROLE".'),
+    ] = None,
+    format: Annotated[
+        str, typer.Option("--format", help="text: play by play; json: the same events as data.")
+    ] = "text",
+) -> None:
+    """Replay one game exactly and print it play by play, in the theme's own words.
+
+    Every game's randomness is keyed by (seed, game index), so any game of any run replays
+    as it was played: the deal (roles, characters, life, hands), each turn's draws, every
+    card played with its target (and, for a BANG!, the distance and the reach), every
+    answer, every draw! with the card revealed and whether it succeeded, damage and its
+    source, deaths with the revealed role, rewards and penalties, and the winner. At each
+    play the bot's enemy scores for the others show what it believed (above 0: an enemy).
+    The replay runs the same kernel as plain Python: a second or two for a game.
+
+    Examples:
+
+    bangsim trace runs/classic --game 4217 --config classic/5p/smart
+
+    bangsim trace --theme classic --players 5 --seed 1 --game 4217
+
+    bangsim trace --theme star_wars --players 6 --game 3 --format json > game3.json
+    """
+    import json
+
+    from simcore.trace import (
+        TraceError,
+        check_against_rows,
+        render_text,
+        spec_from_options,
+        spec_from_run,
+        trace_games,
+    )
+
+    try:
+        if format not in ("text", "json"):
+            raise TraceError(f"--format must be text or json, got {format!r}")
+        if run is not None:
+            given = [
+                f"--{name}"
+                for name, value in (
+                    ("theme", theme),
+                    ("players", players),
+                    ("seed", seed),
+                    ("strategy", strategy),
+                    ("characters", characters),
+                    ("feature", feature),
+                )
+                if value is not None
+            ]
+            if given:
+                raise TraceError(
+                    f"{run} gives the theme, players, seed, strategy and characters of its "
+                    f"games; leave out {', '.join(given)} (or leave out the run folder)"
+                )
+            spec = spec_from_run(run, game, config)
+        else:
+            if config is not None:
+                raise TraceError("--config picks a configuration of a run folder: give RUN too")
+            spec = spec_from_options(
+                theme or "classic",
+                players if players is not None else 5,
+                seed if seed is not None else 1,
+                game,
+                strategy or "smart",
+                parse_characters(characters),
+                feature,
+            )
+    except ValueError as e:
+        fail(str(e))
+    [traced] = trace_games([spec])
+    if run is not None:
+        check_against_rows(run, traced)
+    if format == "json":
+        typer.echo(json.dumps(traced, ensure_ascii=False, indent=1))
+    else:
+        typer.echo(render_text(traced))
 
 
 @app.command()
@@ -490,6 +638,87 @@ def tournament(
             )
 
 
+@app.command()
+def abilities(
+    theme: Annotated[str, typer.Option(help="Theme id or path to a theme TOML file.")] = "classic",
+    players: Annotated[int, typer.Option(help="Players at the table.")] = 5,
+    games: Annotated[
+        int, typer.Option(help="Games per character and arm (with, without its ability).")
+    ] = 20_000,
+    seed: Annotated[int, typer.Option(help="Seed, shared by both arms of every character.")] = 1,
+    strategy: Annotated[
+        str,
+        typer.Option(help='Bot preset every seat plays, or one per role: "leader=smart,...".'),
+    ] = "smart",
+    characters: Annotated[
+        str | None,
+        typer.Option(help="Characters to measure, comma-separated (default: all of the theme)."),
+    ] = None,
+    role: Annotated[
+        str | None,
+        typer.Option(help="Feature each character in this role only (default: any role)."),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Folder to write abilities.json and abilities.csv to (merged with what is "
+            "there); a run folder's report then shows them."
+        ),
+    ] = None,
+    threads: Annotated[
+        int | None, typer.Option(help="CPU threads to use (default: all cores).")
+    ] = None,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+) -> None:
+    """What each character's ability is worth, in win-rate points.
+
+    Each character is featured in every game (a random seat) twice, on the same seeds: with
+    its ability and with the ability replaced by none, life as printed. The games pair up
+    (same deal, same seats), so the difference needs far fewer games than two independent
+    runs. Prints, largest first: the win rate with and without (95% Wilson intervals) and
+    the value with a paired 95% interval; a value below zero beyond noise is flagged.
+
+    Examples:
+
+    bangsim abilities --theme classic --players 5 --games 50000
+
+    bangsim abilities --characters "Willy the Kid,Jourdonnais" --role outlaw --out runs/classic
+    """
+    from tqdm.auto import tqdm
+
+    from simcore.abilities import ability_lines, ability_values, write_abilities
+
+    try:
+        if threads is not None:
+            set_threads(threads)
+        if out is not None:
+            check_writable(out)
+        pool = parse_characters(characters)
+        bar = lambda names: tqdm(  # noqa: E731
+            names, unit="character", disable=not progress, dynamic_ncols=True, desc=theme
+        )
+        start = time.perf_counter()
+        table = ability_values(theme, players, games, seed, strategy, pool, role, bar)
+    except ValueError as e:
+        fail(str(e))
+    seconds = time.perf_counter() - start
+    first = table.row(0, named=True)
+    where = "any role" if first["role"] == "any" else f"the {first['role']} role"
+    typer.echo(
+        f"{first['theme']}, {players} players, {first['strategy']}, featured in {where}: "
+        f"{games:,} games per character with and without its ability (seed {seed})"
+    )
+    typer.echo("\n".join(ability_lines(table)))
+    typer.echo(
+        "value: win rate with the ability minus without, the same deals paired; 95% interval "
+        f"mean ± 1.96 sd/√n of the paired differences. {2 * games * table.height:,} games "
+        f"in {seconds:.1f} s"
+    )
+    if out is not None:
+        written = write_abilities(table, out)
+        typer.echo(f"wrote {written[0]} and {written[1].name}")
+
+
 # --- experiments --------------------------------------------------------------------------
 
 
@@ -513,10 +742,26 @@ def experiment(
     seed: Annotated[
         int | None, typer.Option(help="Seed (replaces the file's experiment.seed).")
     ] = None,
+    feature: Annotated[
+        str | None,
+        typer.Option(
+            help='A character in every game of every cell, "NAME" or "NAME=ROLE" (replaces '
+            "the file's grid.feature)."
+        ),
+    ] = None,
     threads: Annotated[
         int | None, typer.Option(help="CPU threads to use (default: all cores).")
     ] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    events: Annotated[
+        bool,
+        typer.Option(
+            "--events/--no-events",
+            help="Also write each chunk's event counts (events/*.parquet: draw! checks, damage "
+            "by source, cards used by role) for the report's card tables; --no-events is "
+            "about 5% faster.",
+        ),
+    ] = True,
     render: Annotated[
         bool, typer.Option("--report/--no-report", help="Render RUN/report/index.html after.")
     ] = True,
@@ -545,7 +790,7 @@ def experiment(
     try:
         if threads is not None:
             set_threads(threads)
-        plan = plan_experiment(file, out, games, seed)
+        plan = plan_experiment(file, out, games, seed, feature, events=events)
     except ValueError as e:
         fail(str(e))
     for skipped in plan.skipped:
@@ -557,11 +802,14 @@ def experiment(
         typer.echo(f"{played} ({len(plan.cells)} cells); results: {plan.out}")
         typer.echo(f"render the report with: bangsim report {plan.out}")
         return
-    from reports.report import load_report, summary_lines, write_report
+    from reports.grid import terminal_summary
+    from reports.report import featured_lines, load_report, write_report
 
     loaded = load_report(plan.out)
     page = write_report(loaded)
-    typer.echo("\n".join(summary_lines(loaded)))
+    typer.echo(terminal_summary(loaded.tables, loaded.names))
+    for line in featured_lines(loaded.tables["featured"], loaded.names):
+        typer.echo(line)
     typer.echo(f"{played} ({len(plan.cells)} cells); results: {plan.out}")
     typer.echo(f"report: {page}")
 

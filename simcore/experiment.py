@@ -1,6 +1,7 @@
 """Experiments: a grid of configurations played into one run folder (docs/experiments.md).
 
-    themes x override values x character pools x strategies x player counts -> cells
+    themes x override values x character pools x featured characters x strategies x player
+    counts -> cells
 
 An experiment file (TOML) names the grid; every cell is one configuration with its own
 label (``classic/5p/smart/leader_extra_life=2``), played chunk by chunk into
@@ -18,6 +19,7 @@ same deals (common random numbers), which sharpens the comparison.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import difflib
 import hashlib
 import itertools
@@ -35,17 +37,20 @@ from simcore import limits
 from simcore.api import (
     DEFAULT_STRATEGY,
     check_characters,
+    check_feature,
     check_games,
     check_strategy,
     config_label,
     safe_name,
 )
 from simcore.errors import UserError
+from simcore.event_rows import event_frame
 from simcore.rows import seat_frame
 from simcore.runfolder import (
     DEFAULT_CHUNK_SIZE,
     MANIFEST_FORMAT,
     SEATS,
+    ChunkRows,
     _json_normal,
     _now,
     check_folder,
@@ -58,7 +63,7 @@ from simcore.theme import CONFIGS_DIR, Theme, compile_theme, load_theme, shipped
 
 SECTIONS = ("experiment", "grid", "overrides")
 EXPERIMENT_KEYS = ("title", "description", "games", "seed", "chunk_size", "checked")
-GRID_KEYS = ("themes", "players", "strategies", "characters")
+GRID_KEYS = ("themes", "players", "strategies", "characters", "feature")
 DEFAULT_GAMES = 10_000
 ALL = "all"
 EXTRA_COPIES = "extra_copies"  # virtual card field: add (or remove, < 0) copies of a card
@@ -102,6 +107,7 @@ class Cell:
     characters: list[str] | None
     overrides: tuple[Override, ...]
     stem: str  # file-name stem of its chunks
+    feature: str | None = None  # canonical "NAME" or "NAME=role" (simcore.api.check_feature)
 
 
 @dataclass(frozen=True)
@@ -140,6 +146,7 @@ class Experiment:
     skipped: list[str]  # (theme, players) pairs the theme has no role table for
     request: dict[str, Any]
     chunks: list[CellChunk]
+    events: bool = True  # write each chunk's event file (simcore.event_rows)
 
     @property
     def total_games(self) -> int:
@@ -177,11 +184,16 @@ def plan_experiment(
     out: str | Path | None = None,
     games: int | None = None,
     seed: int | None = None,
+    feature: str | None = None,
+    *,
+    events: bool = True,
 ) -> Experiment:
     """Read and validate an experiment file, expand its grid and plan its chunks.
+    `events=False` writes no event files (`--no-events`).
 
     source is a shipped experiment's name ("default", see `shipped_experiments`) or a path.
-    out defaults to runs/<file stem>; games and seed replace the file's. Writes nothing and
+    out defaults to runs/<file stem>; games and seed replace the file's, feature (one
+    featured character, "NAME" or "NAME=ROLE") replaces its grid.feature. Writes nothing and
     needs no engine. Raises ValueError (ExperimentError, ThemeError, RunFolderError) with a
     one-line message.
     """
@@ -213,6 +225,7 @@ def plan_experiment(
     counts = grid_players(grid.get("players", [5]), name)
     strategies = grid_strategies(grid.get("strategies", [DEFAULT_STRATEGY]), name)
     pools = grid_pools(grid.get("characters", [ALL]), name)
+    features = grid_features(grid.get("feature") if feature is None else feature, name)
     axes = override_axes(spec.get("overrides", {}), name)
 
     cells: list[Cell] = []
@@ -229,13 +242,21 @@ def plan_experiment(
                     checked_pool = check_characters(pool, variant, playable)
                 except ValueError as e:
                     raise ExperimentError(f"{name}: grid.characters: {e}") from None
-                for strategy in strategies:
-                    for n in playable:
-                        label = "/".join(
-                            [config_label(variant.id, n, strategy, checked_pool)]
-                            + [o.label for o in overrides]
-                        )
-                        cells.append(Cell(label, variant, n, strategy, checked_pool, overrides, ""))
+                for featured in features:
+                    try:
+                        featured = check_feature(featured, variant, playable)
+                    except ValueError as e:
+                        raise ExperimentError(f"{name}: grid.feature: {e}") from None
+                    for strategy in strategies:
+                        for n in playable:
+                            label = "/".join(
+                                [config_label(variant.id, n, strategy, checked_pool, featured)]
+                                + [o.label for o in overrides]
+                            )
+                            cells.append(
+                                Cell(label, variant, n, strategy, checked_pool, overrides, "",
+                                     featured)
+                            )  # fmt: skip
     if not cells:
         raise ExperimentError(
             f"{name}: no cell to play: no theme has a role table for players "
@@ -252,6 +273,12 @@ def plan_experiment(
             "seed": seed,
             "strategies": strategies,
             "characters": None if pools == [None] else [p or ALL for p in pools],
+            # older requests lack the key
+            **(
+                {"feature": list(dict.fromkeys(c.feature for c in cells))}
+                if features != [None]
+                else {}
+            ),
             **(
                 {"overrides": {path_text(a[0].path): [o.value for o in a] for a in axes}}
                 if axes
@@ -261,6 +288,7 @@ def plan_experiment(
             "chunk_size": chunk_size,
             "checked": checked,
             "rules_version": limits.RULES_VERSION,
+            **({} if events else {"events": False}),  # older requests lack it
         }
     )
     out = Path(out) if out is not None else Path("runs") / source.stem
@@ -273,7 +301,7 @@ def plan_experiment(
             chunks.append(CellChunk(cell, i, game0, min(chunk_size, games - game0), file))
     return Experiment(
         source, out, title, description, games, seed, chunk_size, checked, themes, cells,
-        skipped, request, chunks,
+        skipped, request, chunks, bool(events),
     )  # fmt: skip
 
 
@@ -376,6 +404,23 @@ def grid_strategies(value: Any, name: str) -> list[str]:
     if len(set(labels)) < len(labels):
         raise ExperimentError(f"{name}: grid.strategies: a strategy is listed twice")
     return labels
+
+
+def grid_features(value: Any, name: str) -> list[str | None]:
+    """Featured characters: none (None: no feature), a name ("NAME" or "NAME=ROLE"), or a
+    list of them, one cell each. The theme checks the names (check_feature)."""
+    if value is None:
+        return [None]
+    entries = _as_list(value, f"{name}: grid.feature", "character names")
+    for entry in entries:
+        if not isinstance(entry, str) or not entry.strip():
+            raise ExperimentError(
+                f'{name}: grid.feature: expected character names ("NAME" or "NAME=ROLE"), '
+                f"got {entry!r}"
+            )
+    if len(set(entries)) < len(entries):
+        raise ExperimentError(f"{name}: grid.feature: a character is listed twice")
+    return list(entries)
 
 
 def grid_pools(value: Any, name: str) -> list[list[str] | None]:
@@ -557,22 +602,29 @@ def execute_experiment(exp: Experiment, progress: bool = True) -> Path:
 
 def run_experiment(
     source: str | Path, out: str | Path | None = None, games: int | None = None,
-    seed: int | None = None, progress: bool = True,
+    seed: int | None = None, progress: bool = True, feature: str | None = None,
+    events: bool = True,
 ) -> Path:  # fmt: skip
     """Plan and play an experiment into its run folder; return the folder."""
-    return execute_experiment(plan_experiment(source, out, games, seed), progress=progress)
+    plan = plan_experiment(source, out, games, seed, feature, events=events)
+    return execute_experiment(plan, progress=progress)
 
 
-def play_chunk(exp: Experiment, chunk: CellChunk) -> pl.DataFrame:
-    """The seat rows of one chunk (pure: same cell, seed and games -> same rows, anywhere)."""
+def play_chunk(exp: Experiment, chunk: CellChunk) -> ChunkRows | pl.DataFrame:
+    """The seat and event rows of one chunk (pure: same cell, seed and games -> same rows,
+    anywhere); the seat rows alone when the experiment keeps no events."""
     from simcore.engine import play_games
 
     cell = chunk.cell
     block = play_games(
         cell.theme, cell.players, chunk.games, exp.seed, game0=chunk.game0,
-        strategy=cell.strategy, characters=cell.characters, checked=exp.checked,
+        strategy=cell.strategy, characters=cell.characters, feature=cell.feature,
+        checked=exp.checked, events=exp.events,
     )  # fmt: skip
-    return seat_frame(block, cell.theme, cell.players, chunk.game0, cell.label)
+    seats = seat_frame(block, cell.theme, cell.players, chunk.game0, cell.label)
+    if not exp.events:
+        return seats
+    return ChunkRows(seats, event_frame(block, cell.theme, cell.players, chunk.game0, cell.label))
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -589,10 +641,7 @@ def _with_stems(cells: list[Cell], name: str) -> list[Cell]:
     for cell, stem in zip(cells, stems, strict=True):
         if stems.count(stem) > 1:
             stem += "-" + hashlib.sha1(cell.label.encode()).hexdigest()[:6]
-        result.append(
-            Cell(cell.label, cell.theme, cell.players, cell.strategy, cell.characters,
-                 cell.overrides, stem)
-        )  # fmt: skip
+        result.append(dataclasses.replace(cell, stem=stem))
     return result
 
 
@@ -616,6 +665,7 @@ def _new_manifest(exp: Experiment) -> dict[str, Any]:
                 "players": cell.players,
                 "strategy": cell.strategy,
                 "characters": cell.characters,
+                "feature": cell.feature,
                 "overrides": {o.key: o.value for o in cell.overrides},
                 "games": exp.games,
                 "chunks": per_cell,

@@ -32,7 +32,13 @@ SEAT_SCHEMA: dict[str, pl.DataType] = {
     "turns": pl.UInt16(),
     "rounds": pl.UInt16(),
     "capped": pl.Boolean(),
+    "featured": pl.Boolean(),  # the seat of the featured character (--feature), else False
 }
+
+# columns added to SEAT_SCHEMA after run folders were first written, with the value rows
+# written without them read as (reports.summary.scan_seats fills them in; a chunk without
+# them is not damaged)
+SEAT_DEFAULTS: dict[str, Any] = {"featured": False}
 
 # winner code + 1 -> name: W_NONE (-1) is "none"
 WINNER_NAMES = ("none", *vocab.WINNERS)
@@ -65,6 +71,7 @@ def seat_frame(block: Any, theme: Theme, players: int, game0: int, config: str) 
             "turns": per_seat(block.turns.astype(np.uint16)),
             "rounds": per_seat(block.rounds.astype(np.uint16)),
             "capped": per_seat(block.capped.astype(np.bool_)),
+            "featured": _featured(block, n, players),
         }
     )
     return frame.select(
@@ -82,6 +89,21 @@ def seat_frame(block: Any, theme: Theme, players: int, game0: int, config: str) 
 def empty_seat_frame() -> pl.DataFrame:
     """A seat table with no rows (the schema, for concatenation and tests)."""
     return pl.DataFrame(schema=SEAT_SCHEMA)
+
+
+def _featured(block: Any, n: int, players: int) -> np.ndarray:
+    """True on each game's featured seat (GameBlock.featured, -1 = none): one per game with a
+    feature, none without."""
+    featured = getattr(block, "featured", None)
+    if featured is None:
+        return np.zeros(n * players, np.bool_)
+    featured = np.asarray(featured).astype(np.int64)
+    if featured.shape != (n,):
+        raise ValueError(f"engine block: featured has shape {featured.shape}, expected {(n,)}")
+    if n and (featured.min() < -1 or featured.max() >= players):
+        bad = int(featured[(featured < -1) | (featured >= players)][0])
+        raise ValueError(f"engine block: featured seat {bad}, outside -1..{players - 1}")
+    return (np.arange(players)[None, :] == featured[:, None]).reshape(-1)
 
 
 def _names(codes: np.ndarray, names: Any, what: str, offset: int = 0) -> pl.Series:

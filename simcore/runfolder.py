@@ -2,6 +2,8 @@
 
     out/manifest.json                  what was asked, versions, chunks done (rewritten atomically)
     out/seats/<config>-<chunk>.parquet one chunk of seat rows (simcore.rows), written atomically
+    out/events/<config>-<chunk>.parquet the same games' event counts and card uses, one row per
+                                       game (simcore.event_rows), written atomically just before
 
 A chunk is `chunk_size` consecutive game indices of one configuration. Results depend only
 on (seed, game index), so chunk boundaries never change rows, and a chunk can be played
@@ -9,10 +11,15 @@ anywhere (a thread pool today, a Ray task later) and written on its own. A file 
 under its final name only when complete (temp name + os.replace), and the manifest lists it
 only after that, so a crash at any point leaves complete chunks and a manifest that may lag
 behind them by at most one chunk; rerunning the same request plays only what is missing.
+A chunk is done when the manifest lists it and its files exist: its seat file, and its
+event file when its record names one (`"events"`; chunks written before event files
+existed, or with --no-events, have none and are kept as they are). A missing file makes
+the chunk play again.
 
 Before resuming, the folder is checked (`check_folder`): writable, a run folder, of this
 rules version and manifest format, the same request, and every chunk it lists as done
-readable with the right row count (`check_chunk_files`, Parquet footers only). Each
+readable with the right row count, event files included (`check_chunk_files`, Parquet
+footers only). Each
 problem is a RunFolderError with one line naming it and what to do (docs/errors.md).
 """
 
@@ -32,7 +39,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import polars as pl
 from tqdm.auto import tqdm
@@ -42,6 +49,7 @@ from simcore.api import (
     DEFAULT_STRATEGY,
     Strategy,
     check_characters,
+    check_feature,
     check_games,
     check_strategy,
     config_label,
@@ -49,7 +57,9 @@ from simcore.api import (
     safe_name,
 )
 from simcore.errors import UserError
-from simcore.rows import SEAT_SCHEMA, seat_frame
+from simcore.event_rows import EVENTS, event_file, event_frame, event_problem
+from simcore.event_rows import WRITE_OPTIONS as EVENT_WRITE_OPTIONS
+from simcore.rows import SEAT_DEFAULTS, SEAT_SCHEMA, seat_frame
 from simcore.theme import Theme, load_theme
 
 MANIFEST = "manifest.json"
@@ -91,6 +101,8 @@ class Study:
     checked: bool
     request: dict[str, Any]  # JSON form of what was asked: identical request = resumable
     chunks: list[Chunk]
+    feature: str | None = None  # canonical "NAME" or "NAME=role" (simcore.api.check_feature)
+    events: bool = True  # write each chunk's event file (simcore.event_rows)
 
     @property
     def total_games(self) -> int:
@@ -108,6 +120,9 @@ def run_study(
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     checked: bool = False,
     progress: bool = True,
+    feature: str | None = None,
+    *,
+    events: bool = True,
 ) -> Path:
     """Play `games` games for each player count into the run folder `out`; return `out`.
 
@@ -115,7 +130,10 @@ def run_study(
     request on an existing non-empty folder raises RunFolderError. All input is validated
     before anything is written: bad input raises ValueError (one line) and creates nothing.
     """
-    study = plan_study(out, theme, players, games, seed, strategy, characters, chunk_size, checked)
+    study = plan_study(
+        out, theme, players, games, seed, strategy, characters, chunk_size, checked, feature,
+        events=events,
+    )  # fmt: skip
     return execute_study(study, progress=progress)
 
 
@@ -129,8 +147,13 @@ def plan_study(
     characters: Sequence[str] | None = None,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     checked: bool = False,
+    feature: str | None = None,
+    *,
+    events: bool = True,
 ) -> Study:
     """Validate a request against the theme, the presets and `out`, and plan its chunks.
+    `feature` ("NAME" or "NAME=ROLE") puts that character in every game (simulate's).
+    `events=False` writes no event files (`bangsim run --no-events`: about 5% faster).
 
     Writes nothing and needs no engine. Raises ValueError (ThemeError, RunFolderError
     included) with a one-line message.
@@ -145,6 +168,7 @@ def plan_study(
         raise ValueError(f"chunk size must be a positive integer, got {chunk_size!r}")
     label = check_strategy(strategy)
     pool = check_characters(characters, loaded, counts)
+    feature = check_feature(feature, loaded, counts)
     request = _json_normal(
         {
             "themes": [loaded.id],
@@ -154,23 +178,26 @@ def plan_study(
             "seed": seed,
             "strategies": [label],
             "characters": pool,
+            **({"feature": feature} if feature is not None else {}),  # older requests lack it
             "chunk_size": chunk_size,
             "checked": checked,
             "rules_version": limits.RULES_VERSION,
+            **({} if events else {"events": False}),  # older requests lack it
         }
     )
     check_folder(out, request)
     chunks = []
     for n in counts:
-        config = config_label(loaded.id, n, label, pool)
+        config = config_label(loaded.id, n, label, pool, feature)
         for i in range(math.ceil(games / chunk_size)):
             game0 = i * chunk_size
             count = min(chunk_size, games - game0)
             file = f"{SEATS}/{safe_name(config)}-{i:05d}.parquet"
             chunks.append(Chunk(config, n, i, game0, count, file))
     return Study(
-        out, loaded, counts, games, seed, label, pool, chunk_size, checked, request, chunks
-    )
+        out, loaded, counts, games, seed, label, pool, chunk_size, checked, request, chunks,
+        feature, bool(events),
+    )  # fmt: skip
 
 
 def execute_study(study: Study, progress: bool = True) -> Path:
@@ -189,9 +216,10 @@ def execute_study(study: Study, progress: bool = True) -> Path:
 
 def write_chunks(out, request, new_manifest, chunks, desc, play, postfix, progress) -> Path:
     """The engine shared by `bangsim run` and `bangsim experiment`: under the folder lock,
-    play every chunk not yet written (`play(chunk)` -> seat rows), write each atomically and
-    rewrite the manifest after each (`new_manifest()` starts one), with a progress bar
-    (`desc`, `postfix(chunk)`). Chunks need `.file` and `.games`."""
+    play every chunk not yet written (`play(chunk)` -> seat rows, or ChunkRows: seat and
+    event rows), write each atomically (the event file first, the seat file, then the
+    manifest) and rewrite the manifest after each (`new_manifest()` starts one), with a
+    progress bar (`desc`, `postfix(chunk)`). Chunks need `.file` and `.games`."""
     out.mkdir(parents=True, exist_ok=True)
     with _locked(out):
         manifest = check_folder(out, request)  # again, under the lock
@@ -200,9 +228,10 @@ def write_chunks(out, request, new_manifest, chunks, desc, play, postfix, progre
         manifest.setdefault("sessions", []).append({"started": _now(), "versions": versions()})
         _write_json_atomic(out / MANIFEST, manifest)
         (out / SEATS).mkdir(exist_ok=True)
+        (out / EVENTS).mkdir(exist_ok=True)
         _remove_stale_temp_files(out)
 
-        done = {c["file"]: c for c in manifest["chunks_done"] if (out / c["file"]).is_file()}
+        done = {c["file"]: c for c in manifest["chunks_done"] if _chunk_complete(out, c)}
         manifest["chunks_done"] = list(done.values())
         todo = [c for c in chunks if c.file not in done]
         total = sum(c.games for c in chunks)
@@ -218,10 +247,16 @@ def write_chunks(out, request, new_manifest, chunks, desc, play, postfix, progre
             for chunk in todo:
                 bar.set_postfix_str(postfix(chunk), refresh=False)
                 start = time.perf_counter()
-                frame = play(chunk)
-                write_parquet_atomic(frame, out / chunk.file)
+                rows = play(chunk)
+                seats, events = rows if isinstance(rows, ChunkRows) else (rows, None)
+                if events is not None:
+                    write_parquet_atomic(events, out / event_file(chunk.file), EVENT_WRITE_OPTIONS)
+                write_parquet_atomic(seats, out / chunk.file)
                 seconds = time.perf_counter() - start
-                manifest["chunks_done"].append(_chunk_record(chunk, seconds))
+                record = _chunk_record(chunk, seconds)
+                if events is not None:
+                    record["events"] = event_file(chunk.file)
+                manifest["chunks_done"].append(record)
                 manifest["run_seconds"] = round(manifest.get("run_seconds", 0) + seconds, 3)
                 manifest["updated"] = _now()
                 _write_json_atomic(out / MANIFEST, manifest)
@@ -248,8 +283,16 @@ def pending_in(out: Path, chunks) -> int:
 def done_files(out: Path) -> set[str]:
     """Chunk files (relative to `out`) the manifest lists as done and that exist."""
     manifest = read_manifest(out) if out.is_dir() else None
-    listed = {c["file"] for c in manifest["chunks_done"]} if manifest else set()
-    return {f for f in listed if (out / f).is_file()}
+    listed = manifest["chunks_done"] if manifest else []
+    return {c["file"] for c in listed if _chunk_complete(out, c)}
+
+
+def _chunk_complete(out: Path, record: dict[str, Any]) -> bool:
+    """A listed chunk's files exist: its seat file, and its event file if it has one."""
+    events = record.get("events")
+    return (out / record["file"]).is_file() and (
+        not isinstance(events, str) or (out / events).is_file()
+    )
 
 
 def chunks_kept(out: Path, chunks) -> int:
@@ -261,15 +304,28 @@ def chunks_kept(out: Path, chunks) -> int:
     return sum(1 for c in chunks if c.file in done)
 
 
-def play_chunk(study: Study, chunk: Chunk) -> pl.DataFrame:
-    """The seat rows of one chunk (pure: same study and chunk -> same rows, anywhere)."""
+class ChunkRows(NamedTuple):
+    """What playing one chunk gives: its seat rows and its event rows (simcore.event_rows)."""
+
+    seats: pl.DataFrame
+    events: pl.DataFrame
+
+
+def play_chunk(study: Study, chunk: Chunk) -> ChunkRows | pl.DataFrame:
+    """The seat and event rows of one chunk (pure: same study and chunk -> same rows,
+    anywhere); the seat rows alone when the study keeps no events."""
     from simcore.engine import play_games
 
     block = play_games(
         study.theme, chunk.players, chunk.games, study.seed, game0=chunk.game0,
-        strategy=study.strategy, characters=study.characters, checked=study.checked,
+        strategy=study.strategy, characters=study.characters, feature=study.feature,
+        checked=study.checked, events=study.events,
     )  # fmt: skip
-    return seat_frame(block, study.theme, chunk.players, chunk.game0, chunk.label)
+    seats = seat_frame(block, study.theme, chunk.players, chunk.game0, chunk.label)
+    if not study.events:
+        return seats
+    events = event_frame(block, study.theme, chunk.players, chunk.game0, chunk.label)
+    return ChunkRows(seats, events)
 
 
 def read_manifest(out: Path) -> dict[str, Any] | None:
@@ -401,23 +457,44 @@ def check_chunk_files(
     out: Path, manifest: dict[str, Any] | None, listed_only: bool, hint: str | None = None
 ) -> None:
     """RunFolderError naming the first damaged chunk file of the run folder `out`: one whose
-    Parquet footer cannot be read (truncated, empty, not Parquet), that lacks a seat column,
-    or whose row count differs from its manifest record (games x players). Reads footers
-    only (under a millisecond per file). listed_only: only the files the manifest lists as
-    done (what a resume trusts); else every seats/*.parquet (what a report reads)."""
+    Parquet footer cannot be read (truncated, empty, not Parquet), that lacks a seat column
+    (an event column, for an event file), or whose row count differs from its manifest
+    record (games x players seat rows; games event rows). Reads footers only (under a
+    millisecond per file). listed_only: only the files the manifest lists as done (what a
+    resume trusts); else every seats/*.parquet and events/*.parquet (what a report reads)."""
     listed = {c["file"]: c for c in (manifest or {}).get("chunks_done", [])}
     if listed_only:
         files = [out / f for f in listed if (out / f).is_file()]
+        events = [
+            (out / c["events"], c)
+            for c in listed.values()
+            if isinstance(c.get("events"), str) and (out / c["events"]).is_file()
+        ]
     else:
         files = sorted((out / SEATS).glob("*.parquet"))
-    for path in files:
-        record = listed.get(f"{SEATS}/{path.name}", {})
-        games, players = record.get("games"), record.get("players")
-        rows = games * players if isinstance(games, int) and isinstance(players, int) else None
-        problem = chunk_problem(path, rows)
+        events = [
+            (path, listed.get(f"{SEATS}/{path.name}", {}))
+            for path in sorted((out / EVENTS).glob("*.parquet"))
+        ]
+    problems = [
+        (path, chunk_problem(path, _seat_rows(listed.get(f"{SEATS}/{path.name}", {}))))
+        for path in files
+    ]
+    problems += [(path, event_problem(path, _int(c.get("games")))) for path, c in events]
+    for path, problem in problems:
         if problem:
             todo = hint or "delete it and rerun the same command to play that chunk again"
             raise RunFolderError(f"{path}: damaged chunk file ({problem}); {todo}")
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _seat_rows(record: dict[str, Any]) -> int | None:
+    """Seat rows a chunk record promises (games x players), None if it does not say."""
+    games, players = _int(record.get("games")), _int(record.get("players"))
+    return games * players if games is not None and players is not None else None
 
 
 def chunk_problem(path: Path, rows: int | None = None) -> str | None:
@@ -429,7 +506,7 @@ def chunk_problem(path: Path, rows: int | None = None) -> str | None:
     except (OSError, pl.exceptions.PolarsError) as e:
         text = " ".join(str(e).split())
         return f"not a readable Parquet file: {text[:120]}"
-    missing = [c for c in SEAT_SCHEMA if c not in columns]
+    missing = [c for c in SEAT_SCHEMA if c not in columns and c not in SEAT_DEFAULTS]
     if missing:
         return f"no {', '.join(missing)} column{'s' if len(missing) > 1 else ''}"
     if rows is not None and found != rows:
@@ -454,13 +531,16 @@ def versions() -> dict[str, Any]:
     return found
 
 
-def write_parquet_atomic(frame: pl.DataFrame, path: Path) -> None:
-    """Write `frame` to `path` so that `path` is either absent or complete.
+def write_parquet_atomic(
+    frame: pl.DataFrame, path: Path, options: dict[str, Any] | None = None
+) -> None:
+    """Write `frame` to `path` so that `path` is either absent or complete (`options`: of
+    polars' write_parquet).
 
     The Parquet bytes are made in memory first, so a failing disk raises the OSError itself
     (ENOSPC, EIO, ...), not a polars error wrapping it."""
     buffer = io.BytesIO()
-    frame.write_parquet(buffer)
+    frame.write_parquet(buffer, **(options or {}))
     data = buffer.getbuffer()
     _write_atomic(path, lambda f: f.write(data))
 
@@ -475,8 +555,11 @@ def _new_manifest(study: Study) -> dict[str, Any]:
         "request": study.request,
         "configs": [
             {
-                "label": config_label(study.theme.id, n, study.strategy, study.characters),
+                "label": config_label(
+                    study.theme.id, n, study.strategy, study.characters, study.feature
+                ),
                 "players": n,
+                "feature": study.feature,
                 "games": study.games,
                 "chunks": sum(1 for c in study.chunks if c.players == n),
             }
@@ -555,7 +638,9 @@ def _fsync_dir(folder: Path) -> None:
 
 def _remove_stale_temp_files(out: Path) -> None:
     """Temp files a crashed run left behind (we hold the folder lock: none are live)."""
-    for folder in (out, out / SEATS):
+    for folder in (out, out / SEATS, out / EVENTS):
+        if not folder.is_dir():
+            continue
         for path in folder.iterdir():
             if path.is_file() and _TEMP.match(path.name):
                 path.unlink(missing_ok=True)

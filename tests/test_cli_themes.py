@@ -150,7 +150,7 @@ def test_run_with_a_theme_path(tmp_path):
         ["run", "--theme", str(path), "--out", str(out), "--games", "200", "--no-progress"],
     )
     assert result.exit_code == 0, result.output
-    assert "mine/5p/smart: 200 games" in result.stdout
+    assert "mine/smart" in result.stdout and "200 games per cell" in result.stdout
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["request"]["themes"] == ["mine"]
     assert "mine.toml" in json.dumps(manifest)

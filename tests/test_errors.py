@@ -136,6 +136,11 @@ def run(base, tmp_path) -> Path:
     return Path(shutil.copytree(base, tmp_path / "run"))
 
 
+def event_file(seat_file: Path) -> Path:
+    """The event file of a seat chunk: a chunk writes it first (simcore.event_rows)."""
+    return seat_file.parent.parent / "events" / seat_file.name
+
+
 def chunk(run: Path, i: int) -> Path:
     return run / SEATS / f"classic_4p_smart-{i:05d}.parquet"
 
@@ -258,7 +263,7 @@ def test_write_permission_denied(tmp_path, monkeypatch):
     monkeypatch.setattr(runfolder, "open", fail_on("-00001.parquet", denied), raising=False)
     out = tmp_path / "r"
     line = check("write-permission-denied", run_cli(out))
-    assert line.startswith(f"error: {chunk(out, 1)}: ")
+    assert line.startswith(f"error: {event_file(chunk(out, 1))}: ")  # a chunk's first file
     assert no_temp_files(out)
     assert [p.name for p in (out / SEATS).iterdir()] == [chunk(out, 0).name]
 
@@ -287,7 +292,7 @@ def test_disk_full_run(tmp_path, monkeypatch, base, where):
     monkeypatch.setattr(runfolder, "open", writer, raising=False)
     out = tmp_path / "r"
     line = check("disk-full-run", run_cli(out))
-    failed = chunk(out, 2) if where == "chunk" else out / MANIFEST
+    failed = event_file(chunk(out, 2)) if where == "chunk" else out / MANIFEST
     assert line.startswith(f"error: {failed}: ")
     assert no_temp_files(out)
     manifest = json.loads((out / MANIFEST).read_text())  # intact, lists complete chunks only
@@ -575,6 +580,44 @@ def test_unknown_character(tmp_path):
     check("unknown-character", run_cli(tmp_path / "x", "--characters", names))
 
 
+def test_feature_unknown_character(tmp_path):
+    result = run_cli(tmp_path / "x", "--feature", "Willy the Kidd")
+    line = check("feature-unknown-character", result)
+    assert "Bart Cassidy, Black Jack" in line  # lists the theme's characters
+    result = cli("experiment", "leader_extra_life", "--feature", "Willy the Kidd", "--out",
+                 tmp_path / "y", "--no-progress")  # fmt: skip
+    assert result.exit_code == 2 and "unknown character 'Willy the Kidd'" in result.stderr
+    assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
+
+
+def test_feature_unknown_role(tmp_path):
+    check("feature-unknown-role", run_cli(tmp_path / "x", "--feature", "Willy the Kid=sheriffs"))
+
+
+def test_feature_role_missing(tmp_path):
+    result = cli("run", *RUN, "--players", "4-5", "--out", tmp_path / "x",
+                 "--feature", "Willy the Kid=deputy")  # fmt: skip
+    check("feature-role-missing", result)
+    assert not (tmp_path / "x").exists()
+
+
+def test_experiment_feature_name(tmp_path):
+    check("experiment-feature-name", experiment(tmp_path, '[grid]\nfeature = "Willy the Kidd"'))
+
+
+def test_abilities_unknown_character(tmp_path):
+    result = cli("abilities", "--characters", "Bart Casidy", "--out", tmp_path / "x")
+    check("abilities-unknown-character", result)
+    assert not (tmp_path / "x").exists()
+
+
+def test_abilities_unknown_role(tmp_path):
+    line = check("abilities-unknown-role", cli("abilities", "--role", "sheriffs"))
+    assert "unknown role 'sheriffs' (roles: leader (Sheriff), deputy (Deputy)" in line
+    line = check("abilities-unknown-role", cli("abilities", "--players", "4", "--role", "deputy"))
+    assert line == "error: --role: no deputy at 4 players in theme 'classic'"
+
+
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
@@ -615,6 +658,72 @@ def test_report_no_folder(tmp_path, monkeypatch):
 def test_report_bad_format(run):
     check("report-bad-format", cli("report", run, "--format", "xml"))
     assert not (run / "report").exists()
+
+
+# --- bangsim trace -------------------------------------------------------------------------
+
+
+def test_trace_no_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    check("trace-no-folder", cli("trace", "nope", "--game", 1))
+
+
+def test_trace_no_manifest(run):
+    (run / MANIFEST).unlink()
+    check("trace-no-manifest", cli("trace", run, "--game", 1))
+
+
+def test_trace_config_needed(tmp_path):
+    assert run_cli(tmp_path / "two", "--players", "4-5").exit_code == 0
+    line = check("trace-config-needed", cli("trace", tmp_path / "two", "--game", 1))
+    assert line.endswith("--config: classic/4p/smart, classic/5p/smart")
+
+
+def test_trace_unknown_config(run):
+    line = check("trace-unknown-config", cli("trace", run, "--game", 1, "--config", "nosuch"))
+    assert line.endswith("its configs: classic/4p/smart")
+
+
+def test_trace_game_out_of_range(run):
+    check("trace-game-out-of-range", cli("trace", run, "--game", 35))
+    assert cli("trace", run, "--game", 34).exit_code == 0
+
+
+def test_trace_run_and_options(run):
+    check("trace-run-and-options", cli("trace", run, "--game", 1, "--players", 5))
+
+
+def test_trace_config_without_run():
+    check("trace-config-without-run", cli("trace", "--game", 1, "--config", "classic/5p/smart"))
+
+
+def test_trace_other_rules(run):
+    manifest = json.loads((run / MANIFEST).read_text())
+    manifest["request"]["rules_version"] = limits.RULES_VERSION - 1
+    (run / MANIFEST).write_text(json.dumps(manifest))
+    check("trace-other-rules", cli("trace", run, "--game", 1))
+
+
+def test_trace_theme_changed(tmp_path):
+    theme = write(tmp_path, "t.toml", theme_text(cards=40, counts=(4, 7)))
+    assert run_cli(tmp_path / "x", "--theme", theme).exit_code == 0
+    theme.write_text(theme.read_text().replace("life = 4", "life = 3"))
+    check("trace-theme-changed", cli("trace", tmp_path / "x", "--game", 1))
+
+
+def test_trace_unknown_character():
+    names = "Bart Casidy,Jourdonnais,Kit Carlson,Willy the Kid"
+    line = check("trace-unknown-character", cli("trace", "--game", 1, "--characters", names))
+    assert line.endswith(", ".join(load_theme("classic").character_names))
+
+
+def test_trace_unknown_feature():
+    line = check("trace-unknown-feature", cli("trace", "--game", 1, "--feature", "Willy the Kidd"))
+    assert "Bart Cassidy, Black Jack" in line  # lists the theme's characters
+
+
+def test_trace_bad_format():
+    check("trace-bad-format", cli("trace", "--game", 1, "--format", "xml"))
 
 
 # --- bugs and --debug ---------------------------------------------------------------------

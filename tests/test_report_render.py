@@ -17,8 +17,9 @@ from simcore.cli import app
 from simcore.runfolder import run_study
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-TABLES = ("summary", "sides", "roles", "characters", "character_roles", "seats",
-          "game_lengths", "turn_histogram")  # fmt: skip
+TABLES = ("summary", "sides", "roles", "characters", "character_roles", "seats", "featured",
+          "game_lengths", "turn_histogram",
+          "card_usage", "draw_checks", "game_events", "event_games")  # fmt: skip
 runner = CliRunner()
 
 
@@ -71,13 +72,13 @@ def test_report_is_one_self_contained_page(report_page):
         assert data in {p.read_bytes() for p in pngs}
     assert not re.search(r'(src|href)="(https?:)?//', html)  # nothing fetched from elsewhere
     assert not list(page.parent.glob(".*.tmp"))  # no temp files left behind
-    # the balance summary comes first, every section says how to read it
+    # the grid at a glance, then the balance summary, every section says how to read it
     sections = re.findall(r'<h2 id="([^"]+)"', html)
-    assert sections[0] == "summary" and sections[-1] == "method"
+    assert sections[:2] == ["glance", "summary"] and sections[-1] == "method"
     assert html.count('class="how"') >= len(sections) - 1
     assert "Holm" in html and "Sheriff + Deputies" in html and "Bart Cassidy" in html
-    # the CLI printed the balance summary and where the page is
-    assert "classic/4p/basic: 300 games" in result.stdout
+    # the CLI printed the balance grid and where the page is
+    assert "classic/basic" in result.stdout and "300 games per cell" in result.stdout
     assert f"report: {page}" in result.stdout
 
 

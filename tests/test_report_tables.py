@@ -54,7 +54,7 @@ def seat_frame(config: str, players: int, games) -> pl.DataFrame:
             won = SIDE_OF[role] == winner
             rounds = -(-turns // players)  # a round per `players` turns, no one eliminated
             rows.append((config, "classic", players, g, seat, role, character, "basic", won,
-                         won, winner, turns, rounds, capped))  # fmt: skip
+                         won, winner, turns, rounds, capped, False))  # fmt: skip
     return pl.DataFrame(rows, schema=SEAT_SCHEMA, orient="row")
 
 
@@ -293,7 +293,7 @@ def test_tables_read_seat_rows_once_through_the_cells(tmp_path):
     assert all(isinstance(t, pl.LazyFrame) for t in tables.values())
     collected = collect_tables(tables)
     assert list(collected) == [
-        "summary", "sides", "roles", "characters", "character_roles", "seats",
+        "summary", "sides", "roles", "characters", "character_roles", "seats", "featured",
         "game_lengths", "turn_histogram",
     ]  # fmt: skip
     assert_frame_equal(collected["sides"], side_win_rates(CELLS).collect())

@@ -52,13 +52,13 @@ def test_schema_is_exactly_the_design_table(theme):
     assert df.schema == pl.Schema(SEAT_SCHEMA)
     assert df.columns == [
         "config", "theme", "players", "game", "seat", "role", "character", "strategy",
-        "won", "survived", "winner", "turns", "rounds", "capped",
+        "won", "survived", "winner", "turns", "rounds", "capped", "featured",
     ]  # fmt: skip
     assert dict(df.schema) == {
         "config": pl.String, "theme": pl.String, "players": pl.UInt8, "game": pl.UInt64,
         "seat": pl.UInt8, "role": pl.String, "character": pl.String, "strategy": pl.String,
         "won": pl.Boolean, "survived": pl.Boolean, "winner": pl.String, "turns": pl.UInt16,
-        "rounds": pl.UInt16, "capped": pl.Boolean,
+        "rounds": pl.UInt16, "capped": pl.Boolean, "featured": pl.Boolean,
     }  # fmt: skip
     assert empty_seat_frame().schema == df.schema
 

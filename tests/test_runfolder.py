@@ -265,15 +265,13 @@ def test_cli_end_to_end(tmp_path):
     finally:
         numba.set_num_threads(threads)  # leave later tests all cores
     assert result.exit_code == 0, result.output
-    for text in (
-        "classic/4p/smart",
-        "classic/5p/smart",
-        "Sheriff",
-        "Outlaw",
-        "Renegade",
-        "Deputy",
-        "%",
-        "capped",
+    for text in (  # the balance grid (reports.grid): one row, a column per player count
+        "classic/smart",
+        "4 players",
+        "5 players",
+        "Sheriff + Deputies · Outlaws · Renegade",
+        "even = a third each",
+        "300 games per cell",
         str(out),
     ):
         assert text in result.stdout

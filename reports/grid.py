@@ -1,0 +1,193 @@
+"""Balance at a glance: one grid of side win rates, series x player counts (HTML and text).
+
+A row is a configuration label without its player count (its *series*: theme, strategy,
+pool, feature, overrides, e.g. ``classic/smart/leader_extra_life=2``), a column a player
+count, and a cell the three side win rates at that table (leader + deputies, outlaws,
+renegade). So a run with several strategies, pools or overrides per theme has one row per
+combination, and a plain run one row.
+
+"Even" is an equal share for every side at the table: 1 / (sides present), a third at
+every shipped player count (`reports.aggregate.side_win_rates`' even_share). A rate is
+coloured by its distance from even, blue above and red below, full colour at
+FULL_COLOUR_AT (15 percentage points) or more; it is marked (bold, or * in the terminal)
+when its 95% Wilson interval misses even, so colour without a mark is within noise.
+Headers use the canonical side names; each theme's own names are in the legend.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import polars as pl
+
+from reports.charts import with_series
+from reports.names import Names
+from simcore import vocab
+
+SIDES = vocab.WINNERS
+SIDE_HEADINGS = {"leader": "leader + deputies", "outlaw": "outlaws", "renegade": "renegade"}
+SIDE_SHORT = {"leader": "L+D", "outlaw": "Out", "renegade": "Ren"}  # terminal columns
+FULL_COLOUR_AT = 0.15  # distance from even (a share) at which a cell takes its full colour
+ABOVE, BELOW = (47, 109, 181), (194, 69, 45)  # the report's blue and red (charts.UP, DOWN)
+ANSI = {"blue": "\x1b[34m", "red": "\x1b[31m", "reset": "\x1b[0m"}  # typer.echo strips
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")  # them when the output is not a terminal
+
+
+@dataclass(frozen=True)
+class Rate:
+    """One side's win rate in one cell."""
+
+    side: str
+    rate: float
+    lower: float
+    upper: float
+    even: float
+    config: str
+    theme: str
+    games: int
+
+    @property
+    def vs_even(self) -> float:
+        return self.rate - self.even
+
+    @property
+    def significant(self) -> bool:
+        """The 95% interval misses even."""
+        return self.lower > self.even or self.upper < self.even
+
+    @property
+    def background(self) -> str:
+        """A CSS colour: white at even, towards blue (above) or red (below), full colour at
+        FULL_COLOUR_AT from even."""
+        t = min(abs(self.vs_even) / FULL_COLOUR_AT, 1.0)
+        base = ABOVE if self.vs_even > 0 else BELOW
+        alpha = 0.08 + 0.62 * t
+        mixed = [round(255 + (c - 255) * alpha) for c in base]
+        return "#{:02x}{:02x}{:02x}".format(*mixed)
+
+    @property
+    def ink(self) -> str:
+        """Text colour readable on `background`."""
+        return "#ffffff" if abs(self.vs_even) / FULL_COLOUR_AT > 0.7 else "#1d232b"
+
+
+@dataclass(frozen=True)
+class Grid:
+    """rows: series labels; columns: player counts; cells[(series, players)]: the Rates of
+    the sides at that table, in SIDES order."""
+
+    rows: list[str]
+    columns: list[int]
+    cells: dict[tuple[str, int], list[Rate]]
+    themes: list[str]  # theme ids, in row order
+
+    def cell(self, row: str, players: int) -> list[Rate]:
+        return self.cells.get((row, players), [])
+
+    @property
+    def evens(self) -> list[float]:
+        return sorted({r.even for rates in self.cells.values() for r in rates})
+
+    @property
+    def games(self) -> list[int]:
+        return sorted({r.games for rates in self.cells.values() for r in rates})
+
+
+def side_grid(sides: pl.DataFrame) -> Grid:
+    """The grid of a `side_win_rates` table (collected)."""
+    frame = with_series(sides)
+    rows = sorted(frame["series"].unique().to_list())
+    columns = sorted(frame["players"].unique().to_list())
+    order = {s: i for i, s in enumerate(SIDES)}
+    cells: dict[tuple[str, int], list[Rate]] = {}
+    for r in frame.iter_rows(named=True):
+        rate = Rate(
+            r["side"], r["rate"], r["lower"], r["upper"], r["even_share"], r["config"],
+            r["theme"], r["games"],
+        )  # fmt: skip
+        cells.setdefault((r["series"], r["players"]), []).append(rate)
+    for rates in cells.values():
+        rates.sort(key=lambda x: order[x.side])
+    themes = []
+    for row in rows:
+        for n in columns:
+            for rate in cells.get((row, n), []):
+                if rate.theme not in themes:
+                    themes.append(rate.theme)
+    return Grid(rows, columns, cells, themes)
+
+
+def legend(grid: Grid, names: Names) -> list[tuple[str, str, str]]:
+    """(theme id, title, its side names "Sheriff + Deputies · Outlaws · Renegade") per
+    theme of the grid."""
+    return [
+        (t, names.titles.get(t, t), " · ".join(names.side(s, t) for s in SIDES))
+        for t in grid.themes
+    ]
+
+
+def even_text(grid: Grid) -> str:
+    """'33.3% (a third) each' or the shares found."""
+    evens = grid.evens
+    if len(evens) == 1 and abs(evens[0] - 1 / 3) < 1e-9:
+        return "a third each (33.3%)"
+    return " or ".join(f"{100 * e:.1f}%" for e in evens) + " each"
+
+
+def grid_text(sides: pl.DataFrame, names: Names, style: bool = True) -> str:
+    """The grid for the terminal: one line per series, three rates per player count
+    (leader + deputies, outlaws, renegade, in %), * where the 95% interval misses even
+    (coloured blue above, red below when `style` and the terminal shows colour), then the
+    legend of each theme's side names and the games per cell."""
+    grid = side_grid(sides)
+    width = max([len("configuration"), *map(len, grid.rows)])
+    cell_width = 3 * 6 + 2  # three rates of 6 characters, a space between
+
+    def fmt(rate: Rate) -> str:
+        text = f"{100 * rate.rate:5.1f}{'*' if rate.significant else ' '}"
+        if style and rate.significant:
+            return f"{ANSI['blue' if rate.vs_even > 0 else 'red']}{text}{ANSI['reset']}"
+        return text
+
+    sub = " ".join(f"{SIDE_SHORT[s]:>5} " for s in SIDES)
+    lines = [
+        f"Side win rates (% of games), even = {even_text(grid)}; "
+        + ", ".join(f"{SIDE_SHORT[s]} {SIDE_HEADINGS[s]}" for s in SIDES),
+        "* the 95% interval misses even" + (" (blue above, red below)" if style else ""),
+        f"{'':<{width}}"
+        + "".join(f"  {f'{n} players':^{cell_width}}" for n in grid.columns).rstrip(),
+        f"{'configuration':<{width}}" + "".join(f"  {sub}" for _ in grid.columns).rstrip(),
+    ]
+    for row in grid.rows:
+        parts = []
+        for n in grid.columns:
+            rates = grid.cell(row, n)
+            text = " ".join(fmt(r) for r in rates)
+            pad = cell_width - len(_ANSI.sub("", text))
+            parts.append("  " + text + " " * max(pad, 0))
+        lines.append(f"{row:<{width}}" + "".join(parts).rstrip())
+    themes = legend(grid, names)
+    if len(themes) == 1:
+        lines.append(f"sides: {themes[0][0]}: {themes[0][2]}")
+    else:
+        lines += ["sides by theme:", *(f"  {theme}: {text}" for theme, _, text in themes)]
+    games = grid.games
+    lines.append(
+        f"{games[0]:,} games per cell"
+        if len(games) == 1
+        else f"{games[0]:,} to {games[-1]:,} games per cell"
+    )
+    return "\n".join(lines)
+
+
+def terminal_summary(tables: dict[str, pl.DataFrame], names: Names) -> str:
+    """What `run`, `experiment` and `report` print: the grid (`grid_text` of the sides
+    table), then one line per configuration whose games hit the turn cap (game_lengths)."""
+    lines = [grid_text(tables["sides"], names)]
+    for r in tables["game_lengths"].filter(pl.col("capped") > 0).iter_rows(named=True):
+        lines.append(
+            f"{r['config']}: {r['capped']:,} of {r['games']:,} games hit the turn cap "
+            "(won by no side)"
+        )
+    return "\n".join(lines)
