@@ -36,6 +36,7 @@ from simcore.runfolder import (
     plan_study,
 )
 from simcore.theme import Theme
+from simcore.vocab import ROLES
 
 _UsageError = _click_exceptions.UsageError
 _NoArgsIsHelp = getattr(_click_exceptions, "NoArgsIsHelpError", ())
@@ -600,3 +601,85 @@ def selfcheck(
     typer.echo(f"{len(checks) - failed} passed, {failed} failed")
     if failed:
         raise typer.Exit(1)
+
+
+# --- strategy search ------------------------------------------------------------------------
+
+
+@app.command()
+def tune(
+    role: Annotated[str, typer.Option(help="Role to search a best response for.")],
+    theme: Annotated[str, typer.Option(help="Theme id or path to a theme TOML file.")] = "classic",
+    players: Annotated[int, typer.Option(help="Players at the table.")] = 5,
+    field: Annotated[
+        str,
+        typer.Option(
+            help='Strategy every other seat plays: a preset, "role=preset,...", or '
+            "path/to/presets.toml:NAME."
+        ),
+    ] = "smart",
+    seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same search.")] = 1,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Folder for the search state, result.json and best.toml (default: "
+            "runs/tune/THEME-Np-ROLE); rerun the same command to resume."
+        ),
+    ] = None,
+    generations: Annotated[int, typer.Option(help="CMA-ES generations.")] = 40,
+    games_min: Annotated[int, typer.Option(help="Games per candidate, first generation.")] = 1000,
+    games_max: Annotated[int, typer.Option(help="Games per candidate, last generation.")] = 8000,
+    final_games: Annotated[
+        int, typer.Option(help="Fresh deals the answer is re-measured on against the field.")
+    ] = 40_000,
+) -> None:
+    """Search one role's best response to a field: the parameters that win most for that role
+    while every other seat plays the field's.
+
+    CMA-ES (with margin, for the integer and on/off parameters) over every key of
+    strategies/params.py; each generation's candidates play the same deals; the answer is
+    re-measured against the field's own parameters on fresh deals, with a paired 95%
+    interval. Writes OUT/best.toml, usable as --strategy OUT/best.toml:best (the field, with
+    the role replaced). See docs/strategies.md.
+
+    Example: bangsim tune --role outlaw --theme classic --players 5 --field smart
+    """
+    from tqdm.auto import tqdm
+
+    from simcore.runfolder import _write_atomic
+    from strategies.presets import preset_toml, resolve_strategy
+    from strategies.search import Settings, best_response
+
+    if role not in ROLES:
+        fail(f"unknown role {role!r} (roles: {', '.join(ROLES)})")
+    for name, value, least in (
+        ("generations", generations, 1),
+        ("games-min", games_min, 32),
+        ("games-max", games_max, games_min),
+        ("final-games", final_games, 100),
+    ):
+        if value < least:
+            fail(f"--{name} must be at least {least}")
+    settings = Settings(
+        theme, players, role, field, seed, generations, 0, 0.25, games_min, games_max, final_games
+    )
+    folder = out or Path("runs") / "tune" / f"{Path(theme).stem}-{players}p-{role}"
+    check_writable(folder)
+    bar = tqdm(total=generations, desc=f"tune {role}", unit="gen")
+
+    def progress(done, gen, best):
+        bar.n = done
+        bar.set_postfix_str(f"{gen.games} games/candidate, best gain {100 * best:+.1f} pts")
+
+    try:
+        result = best_response(settings, folder, progress)
+    except ValueError as e:
+        fail(str(e))
+    finally:
+        bar.close()
+    matrix = resolve_strategy(field, players).matrix.copy()
+    matrix[ROLES.index(role)] = result.vector
+    text = preset_toml("best", matrix, players, result.summary())
+    _write_atomic(folder / "best.toml", lambda f: f.write(text.encode()))
+    typer.echo(result.summary())
+    typer.echo(f"preset: --strategy {folder / 'best.toml'}:best; search: {folder}")
