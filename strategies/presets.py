@@ -217,15 +217,16 @@ def resolve_strategy(spec: str | dict[str, str] | Strategy, players: int | None 
     return Strategy(tuple(by_role[r] for r in ROLES), players, matrix)
 
 
-def preset_toml(name: str, matrix: np.ndarray, players: int | None, header: str = "") -> str:
-    """A presets file holding `name`: row r of matrix (float64[4, N_PARAMS]) for role r, at
-    `players` players when given (else for every count). Loads back to the same matrix."""
+def preset_toml(name: str, tables: dict[int | None, np.ndarray], header: str = "") -> str:
+    """A presets file holding `name`: for each player count (None: every count) a matrix
+    float64[4, N_PARAMS] whose row r is what role r plays. Loads back to the same values."""
     lines = [f"# {line}" if line else "#" for line in header.splitlines()]
     lines += [f"[{name}]", f'description = "{name}"', ""]
-    for r, role in enumerate(ROLES):
-        lines.append(f"[{name}.p{players}.{role}]" if players else f"[{name}.{role}]")
-        for key in KEYS:
-            v = float(matrix[r, param_index(key)])
-            lines.append(f"{key} = {int(v) if KEYS[key].kind != 'real' else round(v, 6)}")
-        lines.append("")
+    for players, matrix in tables.items():
+        for r, role in enumerate(ROLES):
+            lines.append(f"[{name}.p{players}.{role}]" if players else f"[{name}.{role}]")
+            for key in KEYS:
+                v = float(matrix[r, param_index(key)])
+                lines.append(f"{key} = {int(v) if KEYS[key].kind != 'real' else round(v, 6)}")
+            lines.append("")
     return "\n".join(lines)

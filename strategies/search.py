@@ -38,7 +38,7 @@ from simcore.runfolder import _write_atomic, theme_digest  # the run folder's at
 from simcore.theme import Theme, load_theme
 from simcore.vocab import R_DEPUTY, R_LEADER, R_OUTLAW, R_RENEGADE, ROLES
 from strategies.params import KEYS, REAL, SEARCHED, param_index
-from strategies.presets import resolve_strategy
+from strategies.presets import preset_toml, resolve_strategy
 
 SIDE_OF = {R_LEADER: 0, R_DEPUTY: 0, R_OUTLAW: 1, R_RENEGADE: 2}  # vocab.W_* a role wins with
 Z95 = 1.959963984540054
@@ -98,8 +98,17 @@ class Settings:
     games_max: int = 8_000  # per candidate, once the search has narrowed
     final_games: int = 40_000  # fresh deals for the answer and the baseline
 
-    def digest(self, theme: Theme) -> str:
-        text = json.dumps({**asdict(self), "theme": theme_digest(theme)}, sort_keys=True)
+    def digest(self, theme: Theme, field: np.ndarray) -> str:
+        """Names the request: the settings, the theme's content and the field's values (a
+        presets file edited between two runs is another request)."""
+        text = json.dumps(
+            {
+                **asdict(self),
+                "theme": theme_digest(theme),
+                "field": hashlib.sha256(np.ascontiguousarray(field).tobytes()).hexdigest(),
+            },
+            sort_keys=True,
+        )
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -225,7 +234,7 @@ def best_response(
     field = resolve_strategy(settings.field, settings.players)
     space = Space.full()
     base = field.matrix[role].copy()
-    digest = settings.digest(theme)
+    digest = settings.digest(theme, field.matrix)
     state = _load_state(out, digest)
     if state is None:
         opt = new_optimizer(
@@ -325,3 +334,145 @@ def _write_bytes(path: Path, data: bytes) -> None:
 
 def _write_text(path: Path, text: str) -> None:
     _write_bytes(path, text.encode())
+
+
+# --- iterated best response and exploitability ------------------------------------------------
+
+
+@dataclass
+class Step:
+    """One best response of an iteration: the role's gain against the field of the moment."""
+
+    players: int
+    round: int
+    role: str
+    gain: float
+    gain_low: float
+    gain_high: float
+    replaced: bool  # the role's parameters became the answer (its gain was positive)
+    games: int
+    seconds: float
+
+
+def roles_at(theme: Theme, players: int) -> list[str]:
+    """The canonical roles dealt at this player count, in ROLES order."""
+    present = set(theme.tables.roles[players, :players].tolist())
+    return [r for i, r in enumerate(ROLES) if i in present]
+
+
+def iterate(
+    theme_id: str,
+    players: int,
+    start: str,
+    seed: int,
+    out: Path,
+    threshold: float = 0.01,
+    rounds: int = 3,
+    br: dict[str, Any] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> tuple[np.ndarray, list[Step]]:
+    """Iterated best response: cycle over the roles, replacing each role's parameters by its
+    best response to the current field, until no role gains more than `threshold` in a
+    round or `rounds` are done. Every best response keeps its state in its own folder under
+    `out`, so a rerun resumes. Returns the final matrix (one row per role) and the trail."""
+    theme = load_theme(theme_id)
+    check_players(theme, players)
+    matrix = resolve_strategy(start, players).matrix.copy()
+    steps: list[Step] = []
+    for r in range(rounds):
+        best = -1.0
+        for role in roles_at(theme, players):
+            field_file = out / f"r{r}-{role}" / "field.toml"
+            field_file.parent.mkdir(parents=True, exist_ok=True)
+            text = preset_toml("field", {players: matrix}, "the field this best response faced")
+            _write_text(field_file, text)
+            settings = Settings(
+                theme_id,
+                players,
+                role,
+                f"{field_file}:field",
+                sub_seed(seed, players, r, role),
+                **(br or {}),
+            )
+            if progress:
+                progress(f"{players}p round {r + 1}: {role}")
+            res = best_response(settings, field_file.parent)
+            replaced = res.gain > 0
+            if replaced:
+                matrix[ROLES.index(role)] = res.vector
+            steps.append(
+                Step(
+                    players,
+                    r + 1,
+                    role,
+                    res.gain,
+                    res.gain_low,
+                    res.gain_high,
+                    replaced,
+                    res.games_used,
+                    res.seconds,
+                )
+            )
+            best = max(best, res.gain)
+        if best <= threshold:
+            break
+    return matrix, steps
+
+
+@dataclass
+class Exploit:
+    """A strategy's exploitability at one table: per role, what a best response gains."""
+
+    strategy: str
+    theme: str
+    players: int
+    roles: list[BestResponse]
+    total: float  # the gains summed over the roles
+    total_low: float
+    total_high: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "strategy": self.strategy,
+            "theme": self.theme,
+            "players": self.players,
+            "roles": {
+                r.settings.role: {
+                    "field_rate": r.baseline_rate,
+                    "best_response_rate": r.answer_rate,
+                    "gain": r.gain,
+                    "gain_low": r.gain_low,
+                    "gain_high": r.gain_high,
+                    "games": r.games_used,
+                    "seconds": r.seconds,
+                }
+                for r in self.roles
+            },
+            "total": self.total,
+            "total_low": self.total_low,
+            "total_high": self.total_high,
+        }
+
+
+def exploitability(
+    strategy: str,
+    theme_id: str,
+    players: int,
+    seed: int,
+    out: Path | None = None,
+    br: dict[str, Any] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Exploit:
+    """Per role, a best response to `strategy` (every other seat plays it); the total sums
+    the gains, its interval from the roles' (independent deals) half-widths in quadrature."""
+    theme = load_theme(theme_id)
+    check_players(theme, players)
+    results = []
+    for role in roles_at(theme, players):
+        if progress:
+            progress(role)
+        settings = Settings(theme_id, players, role, strategy, sub_seed(seed, role), **(br or {}))
+        results.append(best_response(settings, out / role if out else None))
+    total = sum(r.gain for r in results)
+    half = math.sqrt(sum(((r.gain_high - r.gain_low) / 2) ** 2 for r in results))
+    return Exploit(strategy, theme.id, players, results, total, total - half, total + half)
