@@ -689,6 +689,7 @@ def tune(
     from tqdm.auto import tqdm
 
     from simcore.runfolder import _write_atomic
+    from simcore.theme import load_theme
     from strategies.presets import preset_toml, resolve_strategy
     from strategies.search import Settings, best_response, iterate
 
@@ -723,7 +724,7 @@ def tune(
             fail(str(e))
         finally:
             bar.close()
-        matrix = resolve_strategy(field, counts[0]).matrix.copy()
+        matrix = resolve_strategy(field, counts[0], load_theme(theme).id).matrix.copy()
         matrix[ROLES.index(role)] = result.vector
         save(folder / "best.toml", preset_toml("best", {counts[0]: matrix}, result.summary()))
         typer.echo(result.summary())

@@ -33,6 +33,10 @@ from simcore.vocab import ROLES
 from strategies.params import KEYS, N_PARAMS, check_value, param_index
 
 PRESETS_FILE = files("strategies") / "presets.toml"  # package data, found from any install
+# presets made for one theme (`make tune` writes strategies/tuned/classic.toml): a theme
+# without a file of its own plays classic's, the game it re-skins
+THEMED_DIR = files("strategies") / "tuned"
+FALLBACK_THEME = "classic"
 DEFAULT_PRESET = "smart"  # what every seat plays unless told otherwise
 _COUNT = re.compile(r"^p(\d+)$")
 
@@ -154,15 +158,25 @@ def _frozen(vec: np.ndarray) -> np.ndarray:
     return vec
 
 
-def find_preset(spec: str) -> Preset:
-    """The preset a name or "path.toml:NAME" means; one-line ValueError when unknown."""
+def themed_presets(theme: str | None) -> dict[str, Preset]:
+    """The presets shipped for `theme` (strategies/tuned/THEME.toml), else for classic."""
+    for name in (theme, FALLBACK_THEME):
+        path = THEMED_DIR / f"{name}.toml"
+        if name and path.is_file():
+            return load_presets(str(path))
+    return {}
+
+
+def find_preset(spec: str, theme: str | None = None) -> Preset:
+    """The preset a name or "path.toml:NAME" means: the shipped presets, then those shipped
+    for the theme (or classic's); one-line ValueError when unknown."""
     path, sep, name = spec.rpartition(":")
     if sep and path.endswith(".toml"):
         presets = load_presets(path)
         if name not in presets:
             raise ValueError(f"no preset {name!r} in {path} (presets: {', '.join(presets)})")
         return presets[name]
-    presets = load_presets()
+    presets = {**themed_presets(theme), **load_presets()}
     if spec not in presets:
         known = ", ".join(presets)
         raise ValueError(
@@ -177,6 +191,7 @@ class Strategy:
 
     by_role: tuple[str, ...]  # the preset spec each canonical role plays
     players: int | None  # the player count its per-count tables were read for
+    theme: str | None  # the theme whose shipped presets (tuned) were read
     matrix: np.ndarray  # float64[4, N_PARAMS]: row r is what role r plays
 
     @property
@@ -196,12 +211,17 @@ class Strategy:
         return ",".join(f"{r}={n}" for r, n in zip(ROLES, self.by_role, strict=True))
 
 
-def resolve_strategy(spec: str | dict[str, str] | Strategy, players: int | None = None) -> Strategy:
+def resolve_strategy(
+    spec: str | dict[str, str] | Strategy, players: int | None = None, theme: str | None = None
+) -> Strategy:
     """A preset for every role ("smart"), "role=preset,..." or a dict role -> preset (roles
-    left out play DEFAULT_PRESET); per-count tables are read for `players` when given."""
+    left out play DEFAULT_PRESET); per-count tables are read for `players`, and presets
+    shipped for one theme (tuned) for `theme`, when given."""
     if isinstance(spec, Strategy):
-        if spec.players == players or players is None:
+        if (players is None or spec.players == players) and (theme is None or spec.theme == theme):
             return spec
+        players = spec.players if players is None else players
+        theme = spec.theme if theme is None else theme
         spec = dict(zip(ROLES, spec.by_role, strict=True))
     if isinstance(spec, str) and "=" in spec:
         pairs = [part.split("=", 1) for part in spec.split(",") if part.strip()]
@@ -213,8 +233,8 @@ def resolve_strategy(spec: str | dict[str, str] | Strategy, players: int | None 
         if unknown:
             raise ValueError(f"unknown role {unknown[0]!r} in strategy (roles: {', '.join(ROLES)})")
         by_role = {r: spec.get(r, DEFAULT_PRESET) for r in ROLES}
-    matrix = np.stack([find_preset(by_role[r]).vector(r, players) for r in ROLES])
-    return Strategy(tuple(by_role[r] for r in ROLES), players, matrix)
+    matrix = np.stack([find_preset(by_role[r], theme).vector(r, players) for r in ROLES])
+    return Strategy(tuple(by_role[r] for r in ROLES), players, theme, matrix)
 
 
 def preset_toml(name: str, tables: dict[int | None, np.ndarray], header: str = "") -> str:

@@ -231,7 +231,7 @@ def best_response(
     role = ROLES.index(settings.role)
     if role not in theme.tables.roles[settings.players, : settings.players]:
         raise ValueError(f"no {settings.role} at {settings.players} players in {theme.id!r}")
-    field = resolve_strategy(settings.field, settings.players)
+    field = resolve_strategy(settings.field, settings.players, theme.id)
     space = Space.full()
     base = field.matrix[role].copy()
     digest = settings.digest(theme, field.matrix)
@@ -377,7 +377,7 @@ def iterate(
     `out`, so a rerun resumes. Returns the final matrix (one row per role) and the trail."""
     theme = load_theme(theme_id)
     check_players(theme, players)
-    matrix = resolve_strategy(start, players).matrix.copy()
+    matrix = resolve_strategy(start, players, theme.id).matrix.copy()
     steps: list[Step] = []
     for r in range(rounds):
         best = -1.0

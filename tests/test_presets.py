@@ -120,3 +120,20 @@ def test_shipped_presets_unchanged_by_the_new_format():
     smart = resolve_strategy("smart", 5)
     assert np.all(smart.matrix == load_presets()["smart"].base)
     assert smart.label() == "smart"
+
+
+def test_presets_shipped_for_a_theme_fall_back_to_classic(tmp_path, monkeypatch):
+    """`tuned` lives in strategies/tuned/THEME.toml; a theme without one plays classic's."""
+    from strategies import presets
+
+    (tmp_path / "classic.toml").write_text("[tuned]\nfocus = 3\n")
+    (tmp_path / "star_wars.toml").write_text("[tuned]\nfocus = 4\n[tuned.p5.outlaw]\nfocus = 6\n")
+    monkeypatch.setattr(presets, "THEMED_DIR", tmp_path)
+    at = {t: resolve_strategy("tuned", 5, t).matrix[:, P_FOCUS] for t in ("classic", "star_wars")}
+    assert at["classic"].tolist() == [3, 3, 3, 3]
+    assert at["star_wars"].tolist() == [4, 4, 6, 4]
+    assert resolve_strategy("tuned", 5, "walking_dead").matrix[0, P_FOCUS] == 3
+    block = play_games("star_wars", 5, 50, seed=1, strategy="tuned")
+    assert set(block.preset_names) == {"tuned"}
+    s = resolve_strategy("tuned", 5, "classic")
+    assert resolve_strategy(s, theme="star_wars").matrix[2, P_FOCUS] == 6  # re-read per theme
