@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 # (cache=True does not notice edits in other files).
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 
-.PHONY: setup run test bench lint clean
+.PHONY: setup run test bench lint clean tune
 
 setup: $(STAMP)
 
@@ -25,6 +25,9 @@ run: setup
 
 test: setup
 	$(BIN)/python -m pytest -q
+
+tune: setup
+	$(BIN)/bangsim tune --theme classic --players 4-7 --out runs/tune/classic
 
 bench: setup
 	$(BIN)/python -m simcore.bench

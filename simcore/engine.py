@@ -65,15 +65,19 @@ class CheckedModeError(AssertionError):
 
 @njit(cache=True)
 def play_range(
-    states, tables, W, pool, role_preset, feature, players, seed, game0, b, n, checked, out
+    states, tables, W, pool, role_rows, feature, players, seed, game_idx, game0, b, n, checked, out
 ):
-    """Work item b: games b*BLOCK .. of the block, on the running thread's state.
+    """Work item b: games b*BLOCK .. of the block, on the running thread's state. Game g is
+    game index game_idx[g] (game0 + g when game_idx is empty) with role_rows[g] (row 0 when
+    role_rows has one row) as the row of W each role plays.
     out.s[g] = (winner, turns, capped, error, rounds, featured seat); out.p[g, q] = (role,
     character, alive); out.e[g] = State.ev and out.u[g, q] = State.used[q] (when not 0 wide)."""
     G = states[get_thread_id()]  # setup_game resets every field: any state will do
     T = tables[0]
     for g in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-        play_game(G, T, W, pool, role_preset, feature, players, seed, game0 + g, checked)
+        rows = role_rows[g] if role_rows.shape[0] > 1 else role_rows[0]
+        game = game_idx[g] if game_idx.shape[0] > 0 else game0 + g
+        play_game(G, T, W, pool, rows, feature, players, seed, game, checked)
         out.s[g, 0] = G.s[S_WINNER]
         out.s[g, 1] = G.s[S_TURN]
         out.s[g, 2] = G.s[S_CAPPED]
@@ -93,9 +97,9 @@ def play_range(
 
 @njit(parallel=True, cache=True)
 def play_block(
-    states, tables, W, pool, role_preset, feature, players, seed, game0, n, checked, out
+    states, tables, W, pool, role_rows, feature, players, seed, game_idx, game0, n, checked, out
 ):
-    """Play games game0 .. game0+n-1 in work items of BLOCK games. Records (the states, the
+    """Play n games (see play_range) in work items of BLOCK games. Records (the states, the
     one-row tables array) stay arrays here: parfors cannot pass a bare record."""
     for b in prange((n + BLOCK - 1) // BLOCK):
         play_range(
@@ -103,10 +107,11 @@ def play_block(
             tables,
             W,
             pool,
-            role_preset,
+            role_rows,
             feature,
             players,
             seed,
+            game_idx,
             game0,
             b,
             n,
@@ -178,6 +183,67 @@ def parse_feature(theme: Theme, feature: str | None, players: int) -> np.ndarray
     return np.array([theme.character_names.index(name), r], np.int64)
 
 
+NO_GAMES = np.zeros(0, np.int64)  # play_block's game_idx: game0 + g
+
+
+def _play(theme, players, seed, W, role_rows, game_idx, game0, n, pool, feat, checked, events):
+    """Run play_block on n games and return its Outputs; CheckedModeError names a game whose
+    invariants broke."""
+    out = Outputs(
+        s=np.zeros((n, 6), np.int64),
+        p=np.zeros((n, players, 3), np.int64),
+        e=np.zeros((n, N_EV if events else 0), np.int32),
+        u=np.zeros((n, players, len(theme.card_names)) if events else (n, 0, 0), np.int16),
+    )
+    with np.errstate(over="ignore"):  # uint64 wraparound in the RNG under NUMBA_DISABLE_JIT
+        play_block(
+            new_states(config.NUMBA_NUM_THREADS),
+            pack_tables(theme.tables),
+            W,
+            pool,
+            role_rows,
+            feat,
+            players,
+            seed,
+            game_idx,
+            game0,
+            n,
+            checked,
+            out,
+        )
+    bad = np.flatnonzero(out.s[:, 3])
+    if bad.size:
+        g = int(bad[0])
+        game = int(game_idx[g]) if game_idx.size else game0 + g
+        raise CheckedModeError(
+            f"game {game} (seed {seed}, {players} players): {ERRORS[int(out.s[g, 3])]}"
+        )
+    return out
+
+
+def play_rows(
+    theme: Theme,
+    players: int,
+    seed: int,
+    W: np.ndarray,
+    role_rows: np.ndarray,
+    game_idx: np.ndarray,
+    checked: bool = False,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Play game game_idx[g] with role_rows[g] (the row of W each canonical role plays), for
+    every g in one parallel call: a strategy search's whole generation, each game carrying
+    its candidate's parameters, the same game indices (deals, draws) for every candidate.
+    Returns (winner int8[n], role int8[n, players]) as GameBlock's."""
+    n = len(game_idx)
+    if role_rows.shape != (n, 4) or W.ndim != 2 or role_rows.max(initial=0) >= len(W):
+        raise ValueError("role_rows must be int64[n, 4] rows of W, one per game index")
+    pool = character_pool(theme, None, players)
+    out = _play(
+        theme, players, seed, W, role_rows, game_idx, 0, n, pool, NO_FEATURE, checked, False
+    )
+    return out.s[:, 0].astype(np.int8), out.p[:, :, 0].astype(np.int8)
+
+
 def play_games(
     theme: "Theme | str",
     players: int,
@@ -202,37 +268,25 @@ def play_games(
         raise ValueError("games must be at least 0")
     if not 0 <= seed < 2**63:
         raise ValueError("seed must be between 0 and 2**63 - 1")
-    strat = resolve_strategy(strategy)
+    strat = resolve_strategy(strategy, players, theme.id)
     feat = parse_feature(theme, feature, players)
     pool = character_pool(theme, characters, players - (feat[0] >= 0), exclude=feat[0])
-    out = Outputs(
-        s=np.zeros((games, 6), np.int64),
-        p=np.zeros((games, players, 3), np.int64),
-        e=np.zeros((games, N_EV if events else 0), np.int32),
-        u=np.zeros((games, players, len(theme.card_names)) if events else (games, 0, 0), np.int16),
+    rows = strat.role_preset.reshape(1, 4)
+    out = _play(
+        theme,
+        players,
+        seed,
+        strat.matrix,
+        rows,
+        NO_GAMES,
+        game0,
+        games,
+        pool,
+        feat,
+        checked,
+        events,
     )
-    with np.errstate(over="ignore"):  # uint64 wraparound in the RNG under NUMBA_DISABLE_JIT
-        play_block(
-            new_states(config.NUMBA_NUM_THREADS),
-            pack_tables(theme.tables),
-            strat.matrix,
-            pool,
-            strat.role_preset,
-            feat,
-            players,
-            seed,
-            game0,
-            games,
-            checked,
-            out,
-        )
     out_s, out_p = out.s, out.p
-    bad = np.flatnonzero(out_s[:, 3])
-    if bad.size:
-        g = int(bad[0])
-        raise CheckedModeError(
-            f"game {game0 + g} (seed {seed}, {players} players): {ERRORS[int(out_s[g, 3])]}"
-        )
     winner = out_s[:, 0].astype(np.int8)
     role = out_p[:, :, 0].astype(np.int8)
     side_won = np.zeros((games, 4), bool)

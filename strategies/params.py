@@ -3,6 +3,8 @@
 Every decision function reads only these numbers and what a player at the table can see.
 """
 
+from typing import NamedTuple
+
 from simcore.vocab import EFFECTS, N_EFFECTS, ROLES
 
 P_RANDOM = 0  # 1: uniform over legal choices (the floor); 0: the scored policy below
@@ -68,3 +70,61 @@ def param_index(name: str) -> int:
         base, names = TABLES[table]
         return base + names[key]
     raise KeyError(name)
+
+
+# --- every key's kind and ranges ------------------------------------------------------------
+# kind: "switch" (0 or 1), "int" (whole numbers) or "real". low..high: the values a preset may
+# set (outside: a one-line error); search_low..search_high: where `bangsim tune` looks (the
+# values that make a difference at a table; `random` is not searched: it replaces the scored
+# policy with uniform play, the floor).
+SWITCH, INT, REAL = "switch", "int", "real"
+
+
+class Key(NamedTuple):
+    kind: str
+    low: float
+    high: float
+    search_low: float
+    search_high: float
+
+
+def _key(kind: str, low: float, high: float, search: tuple[float, float] | None = None) -> Key:
+    return Key(kind, low, high, *(search or (low, high)))
+
+
+KEYS: dict[str, Key] = {
+    "random": _key(SWITCH, 0, 1),
+    "heal_missing": _key(INT, 0, 10, (1, 4)),
+    "dynamite_min_life": _key(INT, 0, 99, (1, 7)),
+    "enemy_min": _key(REAL, -5.0, 10.0, (-0.5, 2.0)),
+    "leader_shoots_unknown": _key(SWITCH, 0, 1),
+    "aoe_min_net": _key(INT, -10, 10, (-3, 4)),
+    "renegade_turn_alive": _key(INT, 0, 7, (2, 7)),
+    "duel_min_bangs": _key(INT, 0, 10, (0, 4)),
+    "pedro_min_value": _key(REAL, -100.0, 100.0, (0.0, 12.0)),
+    # play scores: 100 a draw card, 60 a Beer, 50 a Barrel, 25 and more a BANG!
+    "store_play": _key(REAL, 0.0, 200.0, (0.0, 110.0)),
+    "free_friend": _key(REAL, 0.0, 200.0, (0.0, 110.0)),
+    "focus": _key(REAL, 0.0, 100.0, (0.0, 20.0)),
+    "spare_leader": _key(INT, 0, 99, (0, 6)),
+    "keep_heal": _key(INT, 0, 10, (0, 3)),
+    "dynamite_law": _key(SWITCH, 0, 1),
+    "tempered": _key(SWITCH, 0, 1),
+    "take_hits_above": _key(INT, 0, 99, (0, 7)),  # 7: above every printed life, always cancel
+    "answer_min_bangs": _key(INT, 0, 10, (0, 4)),
+    **{f"personal.{r}": _key(REAL, 0.0, 10.0, (0.0, 3.0)) for r in ROLES},
+    **{f"value.{e}": _key(REAL, -100.0, 100.0, (0.0, 15.0)) for e in EFFECTS},
+}
+SEARCHED = tuple(k for k in KEYS if k != "random")
+
+
+def check_value(name: str, value: float) -> str | None:
+    """Why `value` is not allowed for key `name` (None when it is)."""
+    key = KEYS[name]
+    if key.kind == SWITCH and value not in (0, 1):
+        return "must be 0 or 1"
+    if key.kind == INT and value != int(value):
+        return f"must be a whole number ({key.low:g}..{key.high:g})"
+    if not key.low <= value <= key.high:
+        return f"must be between {key.low:g} and {key.high:g}"
+    return None

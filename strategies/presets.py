@@ -1,90 +1,252 @@
-"""Named presets from strategies/presets.toml, and a per-role strategy spec resolved to the
-matrix the kernel reads (one parameter row per preset used)."""
+"""Named presets (strategies/presets.toml, or any presets file by path), and a per-role
+strategy spec resolved to the matrix the kernel reads.
 
+A preset is a table of parameter values (strategies.params names the keys) over the file's
+`[defaults]` (a file of one's own falls back to the shipped defaults under its own). It may
+also set values for one role, one player count, or both, which win in this order:
+
+    [NAME]            the preset's own values
+    [NAME.outlaw]     for seats of that role (leader, deputy, outlaw, renegade)
+    [NAME.p5]         at that many players
+    [NAME.p5.outlaw]  for that role at that many players
+
+A strategy spec names a preset for every role: "smart", "outlaw=aggressive,leader=smart"
+(roles left out play DEFAULT_PRESET), or a dict; a preset from a file is
+"path/to/presets.toml:NAME". Bad files, unknown keys and out-of-range values are one-line
+ValueErrors naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import re
 import tomllib
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from simcore.limits import MAX_PLAYERS, MIN_PLAYERS
 from simcore.vocab import ROLES
-from strategies.params import N_PARAMS, param_index
+from strategies.params import KEYS, N_PARAMS, check_value, param_index
 
 PRESETS_FILE = files("strategies") / "presets.toml"  # package data, found from any install
+# presets made for one theme (`make tune` writes strategies/tuned/classic.toml): a theme
+# without a file of its own plays classic's, the game it re-skins
+THEMED_DIR = files("strategies") / "tuned"
+FALLBACK_THEME = "classic"
 DEFAULT_PRESET = "smart"  # what every seat plays unless told otherwise
+_COUNT = re.compile(r"^p(\d+)$")
+
+
+@dataclass(frozen=True)
+class Preset:
+    """One preset: its base vector and the values it sets per role and player count."""
+
+    name: str
+    base: np.ndarray  # float64[N_PARAMS], defaults filled in
+    by_role: dict[str, dict[int, float]]  # role -> {param index: value}
+    by_count: dict[int, dict[int, float]]  # players -> {param index: value}
+    by_count_role: dict[tuple[int, str], dict[int, float]]
+
+    def vector(self, role: str, players: int | None) -> np.ndarray:
+        """The values a seat of `role` plays at `players` players (None: no count tables)."""
+        vec = self.base.copy()
+        for layer in (
+            self.by_role.get(role),
+            self.by_count.get(players) if players else None,
+            self.by_count_role.get((players, role)) if players else None,
+        ):
+            for i, v in (layer or {}).items():
+                vec[i] = v
+        return vec
+
+
+def load_presets(source: str | Path | None = None) -> dict[str, Preset]:
+    """Every preset in a presets file (the shipped one by default), by name."""
+    return _load(str(source) if source is not None else None)[1]
 
 
 @cache
-def load_presets() -> dict[str, np.ndarray]:
-    """Every preset in the presets file as a float64[N_PARAMS] vector, defaults filled in."""
-    raw = tomllib.loads(PRESETS_FILE.read_text())
-    defaults = np.zeros(N_PARAMS)
-    _apply(defaults, raw.pop("defaults"), "defaults")
+def _load(source: str | None) -> tuple[np.ndarray, dict[str, Preset]]:
+    """(the file's defaults, its presets by name)."""
+    shipped = source is None
+    where = PRESETS_FILE.name if shipped else source
+    try:
+        text = PRESETS_FILE.read_text() if shipped else Path(source).read_text(encoding="utf-8")
+        raw = tomllib.loads(text)
+    except FileNotFoundError:
+        raise ValueError(f"presets file {source} not found") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"cannot read presets file {source}: {e}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ValueError(f"{where}: not valid TOML: {e}") from None
+    defaults = np.zeros(N_PARAMS) if shipped else _load(None)[0].copy()
+    _flat(raw.pop("defaults", {}), where, "defaults", defaults)
     out = {}
     for name, table in raw.items():
-        vec = defaults.copy()
-        _apply(vec, table, name)
-        vec.setflags(write=False)
-        out[name] = vec
-    return out
+        if not isinstance(table, dict):
+            raise ValueError(f"{where}: {name} must be a table [{name}]")
+        out[name] = _preset(name, table, defaults, where)
+    return _frozen(defaults), out
 
 
-def _apply(vec: np.ndarray, table: dict, where: str) -> None:
+def _preset(name: str, table: dict, defaults: np.ndarray, where: str) -> Preset:
+    base = defaults.copy()
+    by_role: dict[str, dict[int, float]] = {}
+    by_count: dict[int, dict[int, float]] = {}
+    by_count_role: dict[tuple[int, str], dict[int, float]] = {}
+    plain = {}
+    for key, val in table.items():
+        if key in ROLES:
+            by_role[key] = _values(val, where, f"{name}.{key}")
+        elif m := _COUNT.match(key):
+            players = int(m.group(1))
+            if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+                raise ValueError(
+                    f"{where}: [{name}.{key}] player count must be {MIN_PLAYERS}..{MAX_PLAYERS}"
+                )
+            if not isinstance(val, dict):
+                raise ValueError(f"{where}: {name}.{key} must be a table")
+            roles = {r: val.pop(r) for r in list(val) if r in ROLES}
+            by_count[players] = _values(val, where, f"{name}.{key}")
+            for r, sub in roles.items():
+                by_count_role[(players, r)] = _values(sub, where, f"{name}.{key}.{r}")
+        else:
+            plain[key] = val
+    _flat(plain, where, name, base)
+    return Preset(name, _frozen(base), by_role, by_count, by_count_role)
+
+
+def _values(table: Any, where: str, at: str) -> dict[int, float]:
+    if not isinstance(table, dict):
+        raise ValueError(f"{where}: {at} must be a table")
+    vec = np.full(N_PARAMS, np.nan)
+    _flat(table, where, at, vec)
+    return {int(i): float(vec[i]) for i in np.flatnonzero(~np.isnan(vec))}
+
+
+def _flat(table: dict, where: str, at: str, vec: np.ndarray) -> None:
+    """Set vec from a preset table: scalars, and `value`/`personal` sub-tables."""
     for key, val in table.items():
         if key == "description":
             continue
         if isinstance(val, dict):  # value.<effect>, personal.<role>
             for sub, v in val.items():
-                _set(vec, f"{key}.{sub}", v, where)
+                _set(vec, f"{key}.{sub}", v, where, at)
         else:
-            _set(vec, key, val, where)
+            _set(vec, key, val, where, at)
 
 
-def _set(vec: np.ndarray, key: str, val, where: str) -> None:
+def _set(vec: np.ndarray, key: str, val: Any, where: str, at: str) -> None:
     try:
-        vec[param_index(key)] = float(val)
+        i = param_index(key)
     except KeyError:
-        raise ValueError(f"{PRESETS_FILE.name}: [{where}] unknown key {key!r}") from None
+        raise ValueError(f"{where}: [{at}] unknown key {key!r}") from None
+    if isinstance(val, bool) or not isinstance(val, int | float):
+        raise ValueError(f"{where}: [{at}] {key} must be a number, got {val!r}")
+    problem = check_value(key, float(val)) if key in KEYS else None
+    if problem:
+        raise ValueError(f"{where}: [{at}] {key} = {val!r}: {problem}")
+    vec[i] = float(val)
+
+
+def _frozen(vec: np.ndarray) -> np.ndarray:
+    vec.setflags(write=False)
+    return vec
+
+
+def themed_presets(theme: str | None) -> dict[str, Preset]:
+    """The presets shipped for `theme` (strategies/tuned/THEME.toml), else for classic."""
+    for name in (theme, FALLBACK_THEME):
+        path = THEMED_DIR / f"{name}.toml"
+        if name and path.is_file():
+            return load_presets(str(path))
+    return {}
+
+
+def find_preset(spec: str, theme: str | None = None) -> Preset:
+    """The preset a name or "path.toml:NAME" means: the shipped presets, then those shipped
+    for the theme (or classic's); one-line ValueError when unknown."""
+    path, sep, name = spec.rpartition(":")
+    if sep and path.endswith(".toml"):
+        presets = load_presets(path)
+        if name not in presets:
+            raise ValueError(f"no preset {name!r} in {path} (presets: {', '.join(presets)})")
+        return presets[name]
+    presets = {**themed_presets(theme), **load_presets()}
+    if spec not in presets:
+        known = ", ".join(presets)
+        raise ValueError(
+            f"unknown strategy {spec!r} (presets: {known}; or a file: path/to/presets.toml:NAME)"
+        )
+    return presets[spec]
 
 
 @dataclass(frozen=True)
 class Strategy:
-    """A strategy spec resolved for the kernel."""
+    """A strategy spec resolved for the kernel: one parameter row per role."""
 
-    names: tuple[str, ...]  # preset names; row i of `matrix` is names[i]
-    matrix: np.ndarray  # float64[len(names), N_PARAMS]
-    role_preset: np.ndarray  # int64[4]: row of `matrix` each canonical role plays
+    by_role: tuple[str, ...]  # the preset spec each canonical role plays
+    players: int | None  # the player count its per-count tables were read for
+    theme: str | None  # the theme whose shipped presets (tuned) were read
+    matrix: np.ndarray  # float64[4, N_PARAMS]: row r is what role r plays
+
+    @property
+    def role_preset(self) -> np.ndarray:
+        """int64[4]: the row of `matrix` each canonical role plays."""
+        return np.arange(len(ROLES), dtype=np.int64)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The preset each row plays (seat rows record it)."""
+        return self.by_role
 
     def label(self) -> str:
         """'basic', or 'leader=smart,outlaw=basic,...' when roles differ."""
-        if len(self.names) == 1:
-            return self.names[0]
-        return ",".join(
-            f"{r}={self.names[i]}" for r, i in zip(ROLES, self.role_preset, strict=True)
-        )
+        if len(set(self.by_role)) == 1:
+            return self.by_role[0]
+        return ",".join(f"{r}={n}" for r, n in zip(ROLES, self.by_role, strict=True))
 
 
-def resolve_strategy(spec: "str | dict[str, str] | Strategy") -> Strategy:
-    """A preset name for every role ("smart"), "role=preset,..." or a dict role -> preset
-    (roles left out play DEFAULT_PRESET)."""
+def resolve_strategy(
+    spec: str | dict[str, str] | Strategy, players: int | None = None, theme: str | None = None
+) -> Strategy:
+    """A preset for every role ("smart"), "role=preset,..." or a dict role -> preset (roles
+    left out play DEFAULT_PRESET); per-count tables are read for `players`, and presets
+    shipped for one theme (tuned) for `theme`, when given."""
     if isinstance(spec, Strategy):
-        return spec
-    presets = load_presets()
+        if (players is None or spec.players == players) and (theme is None or spec.theme == theme):
+            return spec
+        players = spec.players if players is None else players
+        theme = spec.theme if theme is None else theme
+        spec = dict(zip(ROLES, spec.by_role, strict=True))
     if isinstance(spec, str) and "=" in spec:
         pairs = [part.split("=", 1) for part in spec.split(",") if part.strip()]
         spec = {k.strip(): v.strip() for k, v in pairs}
     if isinstance(spec, str):
-        by_role = dict.fromkeys(ROLES, spec)
+        by_role = dict.fromkeys(ROLES, spec.strip())
     else:
         unknown = sorted(set(spec) - set(ROLES))
         if unknown:
             raise ValueError(f"unknown role {unknown[0]!r} in strategy (roles: {', '.join(ROLES)})")
         by_role = {r: spec.get(r, DEFAULT_PRESET) for r in ROLES}
-    for name in by_role.values():
-        if name not in presets:
-            raise ValueError(f"unknown strategy {name!r} (presets: {', '.join(presets)})")
-    names = tuple(dict.fromkeys(by_role.values()))
-    matrix = np.stack([presets[n] for n in names])
-    role_preset = np.array([names.index(by_role[r]) for r in ROLES], dtype=np.int64)
-    return Strategy(names, matrix, role_preset)
+    matrix = np.stack([find_preset(by_role[r], theme).vector(r, players) for r in ROLES])
+    return Strategy(tuple(by_role[r] for r in ROLES), players, theme, matrix)
+
+
+def preset_toml(name: str, tables: dict[int | None, np.ndarray], header: str = "") -> str:
+    """A presets file holding `name`: for each player count (None: every count) a matrix
+    float64[4, N_PARAMS] whose row r is what role r plays. Loads back to the same values."""
+    lines = [f"# {line}" if line else "#" for line in header.splitlines()]
+    lines += [f"[{name}]", f'description = "{name}"', ""]
+    for players, matrix in tables.items():
+        for r, role in enumerate(ROLES):
+            lines.append(f"[{name}.p{players}.{role}]" if players else f"[{name}.{role}]")
+            for key in KEYS:
+                v = float(matrix[r, param_index(key)])
+                lines.append(f"{key} = {int(v) if KEYS[key].kind != 'real' else round(v, 6)}")
+            lines.append("")
+    return "\n".join(lines)

@@ -12,7 +12,7 @@ from reports.stats import wilson_interval
 from simcore.engine import play_games
 from simcore.theme import Theme, load_theme
 from simcore.vocab import ROLES
-from strategies.presets import load_presets
+from strategies.presets import find_preset, load_presets
 
 
 def tournament(
@@ -25,11 +25,9 @@ def tournament(
 ) -> pl.DataFrame:
     """One row per (role, preset): games, wins, rate and its 95% Wilson interval."""
     theme = load_theme(theme)
-    known = load_presets()
-    presets = list(presets or known)
+    presets = list(presets or load_presets())
     for name in [*presets, field]:
-        if name not in known:
-            raise ValueError(f"unknown strategy {name!r} (presets: {', '.join(known)})")
+        find_preset(name)  # a one-line ValueError for an unknown preset
     roles = sorted(set(theme.tables.roles[players, :players].tolist()))
     rows = []
     for role in roles:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from simcore.engine import play_games
-from simcore.vocab import R_LEADER, R_RENEGADE, W_LEADER, W_NONE, W_OUTLAW, W_RENEGADE
+from simcore.vocab import R_LEADER, R_OUTLAW, R_RENEGADE, W_LEADER, W_NONE, W_OUTLAW, W_RENEGADE
 
 GAMES = 5_000
 
@@ -48,5 +48,7 @@ def test_mixed_strategies_checked():
     block = play_games(
         "classic", 7, 1_000, seed=5, strategy={"outlaw": "random", "leader": "basic"}, checked=True
     )
-    assert block.preset_names == ("basic", "smart", "random")
+    assert block.preset_names == ("basic", "smart", "random", "smart")  # by canonical role
+    names = np.array(block.preset_names)[block.preset]
+    assert (names[block.role == R_OUTLAW] == "random").all() and (names[:, 0] == "basic").all()
     assert not block.capped.any()

@@ -1,0 +1,139 @@
+"""Presets: per-role and per-player-count tables, presets files by path, validation."""
+
+import numpy as np
+import pytest
+
+from simcore.engine import play_games
+from simcore.vocab import E_NONE, R_OUTLAW, ROLES
+from strategies.params import (
+    KEYS,
+    N_PARAMS,
+    P_ENEMY_MIN,
+    P_FOCUS,
+    P_RANDOM,
+    P_VALUE,
+    param_index,
+)
+from strategies.presets import load_presets, resolve_strategy
+
+FILE = """
+[defaults]
+focus = 7
+
+[mine]
+description = "a test preset"
+enemy_min = 0.5
+
+[mine.outlaw]
+enemy_min = 1.5
+
+[mine.p5]
+focus = 9
+
+[mine.p5.outlaw]
+focus = 11
+"""
+
+
+@pytest.fixture
+def presets_file(tmp_path):
+    path = tmp_path / "my_presets.toml"
+    path.write_text(FILE)
+    return path
+
+
+def test_every_key_has_a_kind_and_ranges():
+    assert {param_index(k) for k in KEYS} == set(range(N_PARAMS)) - {P_VALUE + E_NONE}
+    for name, key in KEYS.items():
+        assert key.low <= key.search_low < key.search_high <= key.high, name
+    shipped = load_presets()
+    for name, preset in shipped.items():  # the shipped presets are in range
+        for key in KEYS:
+            assert KEYS[key].low <= preset.base[param_index(key)] <= KEYS[key].high, (name, key)
+
+
+def test_role_and_count_tables_override_in_order(presets_file):
+    spec = f"{presets_file}:mine"
+    at5 = resolve_strategy(spec, 5).matrix
+    at4 = resolve_strategy(spec, 4).matrix
+    out, leader = ROLES.index("outlaw"), ROLES.index("leader")
+    assert at5[leader, P_ENEMY_MIN] == 0.5 and at5[out, P_ENEMY_MIN] == 1.5
+    assert at5[leader, P_FOCUS] == 9 and at5[out, P_FOCUS] == 11
+    assert at4[leader, P_FOCUS] == 7 and at4[out, P_FOCUS] == 7  # the file's own default
+    assert at4[out, P_RANDOM] == 0  # the shipped defaults under the file's
+
+
+def test_role_tables_reach_the_right_seats(presets_file):
+    """A per-role value plays only in that role's seats: outlaws of `mine` that play
+    uniformly at random lose like random outlaws; the other seats play `mine` as usual."""
+    path = presets_file
+    path.write_text(
+        FILE + "\n[mine.p5.outlaw.value]\nbang = 1\n[weak]\n[weak.outlaw]\nrandom = 1\n"
+    )
+    w = f"{path}:weak"
+    weak = play_games("classic", 5, 3000, seed=1, strategy=w)
+    others = f"leader={w},deputy={w},renegade={w}"
+    floor = play_games("classic", 5, 3000, seed=1, strategy=f"outlaw=random,{others}")
+    strong = play_games("classic", 5, 3000, seed=1, strategy=f"outlaw=smart,{others}")
+    rate = lambda b: (b.winner == 1).mean()  # noqa: E731
+    assert rate(weak) == rate(floor) < rate(strong)
+    assert set(weak.preset_names) == {w}
+    assert (weak.role == R_OUTLAW).any()
+
+
+def test_a_strategy_object_is_reread_for_another_player_count(presets_file):
+    s = resolve_strategy(f"{presets_file}:mine", 4)
+    assert resolve_strategy(s, 5).matrix[0, P_FOCUS] == 9
+    assert resolve_strategy(s) is s
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("[x]\nfocs = 1", "unknown key 'focs'"),
+        ("[x]\nrandom = 2", "random = 2: must be 0 or 1"),
+        ("[x]\nduel_min_bangs = 1.5", "must be a whole number"),
+        ("[x]\nenemy_min = 50", "must be between -5 and 10"),
+        ("[x.p9]\nfocus = 1", "player count must be 4..7"),
+        ("[x]\nfocus = 'high'", "focus must be a number"),
+        ("[x\nfocus = 1", "not valid TOML"),
+    ],
+)
+def test_bad_presets_files_are_one_line_errors(tmp_path, text, message):
+    path = tmp_path / f"bad{abs(hash(text))}.toml"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=message) as err:
+        resolve_strategy(f"{path}:x")
+    assert "\n" not in str(err.value) and path.name in str(err.value)
+
+
+def test_unknown_preset_in_a_file_and_missing_file(presets_file, tmp_path):
+    with pytest.raises(
+        ValueError, match=r"no preset 'nope' in .*my_presets.toml \(presets: mine\)"
+    ):
+        resolve_strategy(f"{presets_file}:nope")
+    with pytest.raises(ValueError, match="not found"):
+        resolve_strategy(f"{tmp_path / 'none.toml'}:x")
+
+
+def test_shipped_presets_unchanged_by_the_new_format():
+    smart = resolve_strategy("smart", 5)
+    assert np.all(smart.matrix == load_presets()["smart"].base)
+    assert smart.label() == "smart"
+
+
+def test_presets_shipped_for_a_theme_fall_back_to_classic(tmp_path, monkeypatch):
+    """`tuned` lives in strategies/tuned/THEME.toml; a theme without one plays classic's."""
+    from strategies import presets
+
+    (tmp_path / "classic.toml").write_text("[tuned]\nfocus = 3\n")
+    (tmp_path / "star_wars.toml").write_text("[tuned]\nfocus = 4\n[tuned.p5.outlaw]\nfocus = 6\n")
+    monkeypatch.setattr(presets, "THEMED_DIR", tmp_path)
+    at = {t: resolve_strategy("tuned", 5, t).matrix[:, P_FOCUS] for t in ("classic", "star_wars")}
+    assert at["classic"].tolist() == [3, 3, 3, 3]
+    assert at["star_wars"].tolist() == [4, 4, 6, 4]
+    assert resolve_strategy("tuned", 5, "walking_dead").matrix[0, P_FOCUS] == 3
+    block = play_games("star_wars", 5, 50, seed=1, strategy="tuned")
+    assert set(block.preset_names) == {"tuned"}
+    s = resolve_strategy("tuned", 5, "classic")
+    assert resolve_strategy(s, theme="star_wars").matrix[2, P_FOCUS] == 6  # re-read per theme
