@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 # (cache=True does not notice edits in other files).
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 
-.PHONY: setup run test bench lint clean tune
+.PHONY: setup run test fuzz tune bench lint clean
 
 setup: $(STAMP)
 
@@ -26,8 +26,16 @@ run: setup
 test: setup
 	$(BIN)/python -m pytest -q
 
+# the kernel fuzz tests (tests/test_fuzz.py) with FUZZ_EXAMPLES (default 3000) new random
+# examples each; the statistics show how many ran and what they found
+fuzz: setup
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -q tests/test_fuzz.py --hypothesis-show-statistics
+
+# iterated best responses for classic at 4-7 players (docs/strategies.md), resumable; the
+# result becomes the shipped preset `tuned` (strategies/tuned/classic.toml)
 tune: setup
 	$(BIN)/bangsim tune --theme classic --players 4-7 --out runs/tune/classic
+	cp runs/tune/classic/tuned.toml strategies/tuned/classic.toml
 
 bench: setup
 	$(BIN)/python -m simcore.bench
@@ -37,5 +45,5 @@ lint: setup
 	$(BIN)/ruff format --check .
 
 clean:
-	rm -rf $(VENV) runs .pytest_cache .ruff_cache .numba_cache build dist *.egg-info
+	rm -rf $(VENV) runs .pytest_cache .ruff_cache .numba_cache .hypothesis build dist *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -19,12 +19,15 @@ from pathlib import Path
 
 import pytest
 
+from strategies.params import N_PARAMS
+
 ROOT = Path(__file__).resolve().parent.parent
 THEMES = sorted(p.stem for p in (ROOT / "configs" / "themes").glob("*.toml"))
 EXPERIMENTS = sorted(p.stem for p in (ROOT / "configs" / "experiments").glob("*.toml"))
 PRESETS = sorted(
     k for k in tomllib.loads((ROOT / "strategies/presets.toml").read_text()) if k != "defaults"
 )
+TUNED = sorted(p.stem for p in (ROOT / "strategies" / "tuned").glob("*.toml"))  # per theme
 SOURCES = ("pyproject.toml", "README.md", "simcore", "strategies", "reports", "configs")
 
 # run in the unpacked wheel; prints what it found as JSON (the test compares it)
@@ -36,7 +39,7 @@ PROBE = textwrap.dedent(
     import reports, simcore, simcore.configs, strategies
     from simcore.experiment import EXPERIMENTS_DIR, plan_experiment, shipped_experiments
     from simcore.theme import THEMES_DIR, load_theme, shipped_themes
-    from strategies.presets import PRESETS_FILE, load_presets, resolve_strategy
+    from strategies.presets import PRESETS_FILE, THEMED_DIR, load_presets, resolve_strategy
     from typer.testing import CliRunner
     from simcore.cli import app
 
@@ -44,7 +47,11 @@ PROBE = textwrap.dedent(
     cli = CliRunner()
     found = {
         "files": [str(m.__file__) for m in (simcore, simcore.configs, strategies, reports)]
-        + [str(THEMES_DIR), str(EXPERIMENTS_DIR), str(PRESETS_FILE)],
+        + [str(THEMES_DIR), str(EXPERIMENTS_DIR), str(PRESETS_FILE), str(THEMED_DIR)],
+        "tuned": sorted(p.name[:-5] for p in THEMED_DIR.iterdir() if p.name.endswith(".toml")),
+        "tuned_shape": {
+            t: list(resolve_strategy("tuned", 5, t).matrix.shape) for t in shipped_themes()
+        },
         "themes": shipped_themes(),
         "theme_files": {t: str(load_theme(t).path) for t in shipped_themes()},
         "theme_ids": {t: load_theme(t).id for t in shipped_themes()},
@@ -106,6 +113,7 @@ def test_wheel_holds_every_shipped_file_verbatim(wheel):
             for e in EXPERIMENTS
         },
         "strategies/presets.toml": "strategies/presets.toml",
+        **{f"strategies/tuned/{t}.toml": f"strategies/tuned/{t}.toml" for t in TUNED},
         **{
             f"reports/templates/{p.name}": f"reports/templates/{p.name}"
             for p in (ROOT / "reports" / "templates").glob("*.html")
@@ -155,6 +163,8 @@ def test_installed_copy_finds_every_theme_preset_and_experiment(wheel, tmp_path)
     assert found["cli_themes"] == THEMES
     assert found["presets"] == PRESETS
     assert found["resolved"] == PRESETS
+    assert found["tuned"] == TUNED and "classic" in TUNED  # `tuned`: for every theme
+    assert all(shape == [4, N_PARAMS] for shape in found["tuned_shape"].values())
     assert found["experiments"] == EXPERIMENTS
     assert all(n > 0 for n in found["cells"].values()), found["cells"]
     assert found["export_classic"] == [0, (ROOT / "configs/themes/classic.toml").read_text()]
