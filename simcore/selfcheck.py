@@ -92,12 +92,12 @@ def draw_rates(theme: Theme, block: GameBlock) -> Iterator[Check]:
         )
 
 
-def renegade_alone(theme: Theme, block: GameBlock) -> Iterator[Check]:
+def renegade_alone(theme: Theme, block: GameBlock, bots: str = "smart") -> Iterator[Check]:
     ren_won = block.winner == W_RENEGADE
     others_alive = (block.survived & (block.role != R_RENEGADE)).any(axis=1)
     bad = int((ren_won & others_alive).sum())
     yield Check(
-        f"{theme.id}: the Renegade never wins with anyone else alive",
+        f"{theme.id}: the Renegade never wins with anyone else alive ({bots} bots)",
         bad,
         0,
         0,
@@ -165,7 +165,7 @@ def run_selfcheck(
         for block in (smart,):
             checks += draw_rates(theme, block)
         checks += renegade_alone(theme, smart)
-        checks += renegade_alone(theme, rand)
+        checks += renegade_alone(theme, rand, "random")
         checks += beer_two_left(theme, rand)
     if "classic" in blocks and "walking_dead" in blocks:
         wd = play_games("walking_dead", players, games, seed + 1, strategy="smart")
