@@ -51,6 +51,7 @@ SUITS = ("C", "D", "H", "S")
 SYMBOL_RE = re.compile(r"[a-z][a-z0-9_]*")  # a symbol face: "cover", "trash_compactor"
 BYTE_MAX = 127  # int8 fields: value, cost, life
 RULE_INT_MAX = 2**31 - 1
+TURN_CAP_MAX = 2**15 - 1  # engine.GameBlock.turns and .rounds are int16
 
 # a check the kernel will evaluate when the theme uses any of these effects / abilities
 CHECK_NEEDED_BY = {
@@ -321,8 +322,9 @@ class _Compiler:
                 raise self.fail(key, f"{leaders} leaders (need exactly one)")
             if codes[0] != vocab.R_LEADER:
                 raise self.fail(key, "must start with 'leader' (seat 0 is the leader)")
-            if vocab.R_OUTLAW not in codes and vocab.R_RENEGADE not in codes:
-                raise self.fail(key, "no outlaw or renegade (the leader would have no one to beat)")
+            if vocab.R_OUTLAW not in codes:
+                # "If the Sheriff is killed, the Outlaws win": without one, nobody could
+                raise self.fail(key, "no outlaw (the leader's death must give someone the game)")
             roles[n, :n] = codes
             counts.append(n)
         return roles, sorted(counts)
@@ -399,6 +401,17 @@ class _Compiler:
             raise self.fail(
                 "cards",
                 f"{len(names)} card names (allowed: at most {limits.MAX_CARD_NAMES})",
+            )
+        # in front of one player: one card per blue name, and one weapon (a new one replaces
+        # the old); more than the kernel's table holds (limits.MAX_TABLE) would overflow it
+        weapons = {vocab.E_WEAPON, vocab.E_VOLCANIC}
+        blue = {name_idx[i] for i, e in enumerate(effect) if e in vocab.BLUE_EFFECTS - weapons}
+        in_play = len(blue) + any(e in weapons for e in effect)
+        if in_play > limits.MAX_TABLE:
+            raise self.fail(
+                "cards",
+                f"{len(blue)} blue card names (and a weapon, if any) could all be in play in "
+                f"front of one player, {in_play} cards (allowed: at most {limits.MAX_TABLE})",
             )
         return names, faces, display, effect, value, cost, flags, name_idx, destiny
 
@@ -613,6 +626,10 @@ class _Compiler:
                 if vocab.EFFECTS[e] not in allowed_codes:
                     allowed = ", ".join(n for n, c in vocab.EFFECTS.items() if c in allowed_codes)
                     raise self.fail(f"rules.{rule}", f"effect {e!r} {why} (allowed: {allowed})")
-        if vec[vocab.RU_TURN_CAP] < 1:
-            raise self.fail("rules.turn_cap", "must be at least 1")
+        if not 1 <= vec[vocab.RU_TURN_CAP] <= TURN_CAP_MAX:
+            raise self.fail(
+                "rules.turn_cap",
+                f"{vec[vocab.RU_TURN_CAP]} out of range (allowed: 1..{TURN_CAP_MAX}; "
+                "games record their turns as 16-bit numbers)",
+            )
         return vec, values
