@@ -52,7 +52,7 @@ class GameBlock(NamedTuple):
     featured: np.ndarray  # int8[n]: the featured character's seat, -1 without a feature
     # with events=True (else 0 wide): State.ev per game (simcore.events names them), and
     # the cards each seat used, by name (State.used; theme.card_names)
-    events: np.ndarray  # int32[n, N_EV or 0]
+    events: np.ndarray  # int64[n, N_EV or 0] (the pile shares are sums of millionths)
     used: np.ndarray  # int16[n, players, card names or 0]
 
 
@@ -125,7 +125,7 @@ class Outputs(NamedTuple):
 
     s: np.ndarray  # int64[n, 6]
     p: np.ndarray  # int64[n, players, 3]
-    e: np.ndarray  # int32[n, N_EV or 0]
+    e: np.ndarray  # int64[n, N_EV or 0]
     u: np.ndarray  # int16[n, players or 0, card names or 0]
 
 
@@ -192,7 +192,7 @@ def _play(theme, players, seed, W, role_rows, game_idx, game0, n, pool, feat, ch
     out = Outputs(
         s=np.zeros((n, 6), np.int64),
         p=np.zeros((n, players, 3), np.int64),
-        e=np.zeros((n, N_EV if events else 0), np.int32),
+        e=np.zeros((n, N_EV if events else 0), np.int64),
         u=np.zeros((n, players, len(theme.card_names)) if events else (n, 0, 0), np.int16),
     )
     with np.errstate(over="ignore"):  # uint64 wraparound in the RNG under NUMBA_DISABLE_JIT

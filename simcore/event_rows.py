@@ -102,7 +102,7 @@ def event_frame(block: Any, theme: Theme, players: int, game0: int, config: str)
         raise ValueError("engine block: negative event counts")
     by_role = np.zeros((len(vocab.ROLES), cards, n), np.uint32)
     _sum_by_role(block.used, block.role, by_role)
-    counts = np.ascontiguousarray(block.events.T).astype(np.uint32)
+    counts = np.ascontiguousarray(block.events.T)  # int64: the pile shares are millionths
     columns: dict[str, Any] = {
         "game": np.arange(game0, game0 + n, dtype=np.uint64),
         **{name: counts[k] for k, name in enumerate(names)},

@@ -35,7 +35,6 @@ from simcore.state import (
     ERR_CARDS,
     ERR_DEAD_HOLDS,
     ERR_LIFE,
-    ERR_RUNAWAY_TURN,
     ERR_WINNER,
     EV_BEER_SAVES,
     EV_BEERS_AT_LETHAL,
@@ -296,6 +295,8 @@ def check(G, T, p, bit, good):
         discard(G, c1)
     if c2 >= 0:
         discard(G, c2)
+    if c1 < 0 and c2 < 0:
+        return False  # nothing revealed: no check counted, as for anyone else
     if c1 < 0 or c2 < 0:
         ok = ok1 or ok2
     else:
@@ -1039,9 +1040,10 @@ def take_turn(G, T, p):
         if G.s[S_OVER] or G.alive[p] == 0 or G.s[S_ERR]:
             return
         if G.s[S_TURN_ACTIONS] >= ACTIONS_PER_TURN_CAP:
-            if G.s[S_CHECKED]:
-                G.s[S_ERR] = ERR_RUNAWAY_TURN
-            break
+            # plays that give back cards like themselves (a deck of draw cards drawing
+            # themselves back) loop for ever: such a game goes nowhere, and ends capped
+            G.s[S_CAPPED] = 1
+            return
     while G.hand_n[p] > G.life[p]:  # [C-08] discard down to current life
         discard_from_hand(G, p, lowest_value_card(G, T, p, -1))
     verify(G, T)
@@ -1151,7 +1153,7 @@ def play_game(G, T, W, pool, role_preset, feature, players, seed, game, checked)
         G.s[S_CUR] = p
         take_turn(G, T, p)
         G.s[S_TURN] += 1
-        if G.s[S_OVER]:
+        if G.s[S_OVER] or G.s[S_CAPPED]:
             break
         p = next_alive(G, p)
     if checked and G.s[S_ERR] == 0 and G.s[S_CAPPED] == 0:

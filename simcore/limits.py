@@ -14,5 +14,5 @@ MAX_CARD_NAMES = 48  # distinct card names in one theme (one event counter each)
 MAX_TABLE = 16  # cards in play in front of one player
 MAX_ACTIONS = 1024  # legal (card, target, option) triples enumerated at once
 TURN_CAP = 1000  # turns before a game is ended as `capped`
-ACTIONS_PER_TURN_CAP = 2000  # plays in one turn before checked mode flags a runaway turn
+ACTIONS_PER_TURN_CAP = 2000  # plays in one turn: more is a loop, and the game ends capped
 BLOCK = 32  # games one parallel work item plays in sequence

@@ -57,14 +57,12 @@ ERR_CARDS = 1  # a card is missing or in two places
 ERR_LIFE = 2  # life outside 0..max
 ERR_DEAD_HOLDS = 3  # an eliminated player holds cards
 ERR_WINNER = 4  # an ended game without exactly one winning side
-ERR_RUNAWAY_TURN = 5  # a turn exceeded limits.ACTIONS_PER_TURN_CAP plays
 ERR_ILLEGAL = 6  # a strategy chose an action outside the legal list
 ERRORS = {
     ERR_CARDS: "card conservation broken",
     ERR_LIFE: "life outside 0..max",
     ERR_DEAD_HOLDS: "an eliminated player holds cards",
     ERR_WINNER: "ended game without exactly one winning side",
-    ERR_RUNAWAY_TURN: "runaway turn",
     ERR_ILLEGAL: "illegal action chosen",
 }
 

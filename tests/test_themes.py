@@ -217,7 +217,7 @@ BAD_EDITS = [
         "no-hostile-role",
         '"4" = ["leader", "renegade", "outlaw", "outlaw"]',
         '"4" = ["leader", "deputy", "deputy", "deputy"]',
-        ["role_table.4", "no outlaw or renegade"],
+        ["role_table.4", "no outlaw"],
     ),
 ]
 
