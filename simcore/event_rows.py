@@ -27,6 +27,7 @@ and per seat of each role, and a game's total is the sum of its role columns; it
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -133,8 +134,13 @@ def _sum_by_role(used, role, out):
 
 
 def event_problem(path: Path, games: int | None = None) -> str | None:
-    """Why `path` is not a complete event file (of `games` rows, if given), or None. Reads
-    the Parquet footer only."""
+    """Why `path` is not a complete event file (of `games` rows, if given), or None."""
+    return parquet_problem(path, (*KEYS, *event_names()), games)
+
+
+def parquet_problem(path: Path, required: Sequence[str], rows: int | None) -> str | None:
+    """Why `path` is not a complete Parquet file with the `required` columns (and `rows`
+    rows, if given), or None. Reads the footer only."""
     try:
         scan = pl.scan_parquet(path)
         columns = scan.collect_schema().names()
@@ -142,10 +148,10 @@ def event_problem(path: Path, games: int | None = None) -> str | None:
     except (OSError, pl.exceptions.PolarsError) as e:
         text = " ".join(str(e).split())
         return f"not a readable Parquet file: {text[:120]}"
-    missing = [c for c in (*KEYS, *event_names()) if c not in columns]
+    missing = [c for c in required if c not in columns]
     if missing:
         more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
         return f"no {', '.join(missing[:3])}{more} column{'s' if len(missing) > 1 else ''}"
-    if games is not None and found != games:
-        return f"{found:,} rows, the manifest says {games:,}"
+    if rows is not None and found != rows:
+        return f"{found:,} rows, the manifest says {rows:,}"
     return None

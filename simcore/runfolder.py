@@ -57,7 +57,7 @@ from simcore.api import (
     safe_name,
 )
 from simcore.errors import UserError
-from simcore.event_rows import EVENTS, event_file, event_frame, event_problem
+from simcore.event_rows import EVENTS, event_file, event_frame, event_problem, parquet_problem
 from simcore.event_rows import WRITE_OPTIONS as EVENT_WRITE_OPTIONS
 from simcore.rows import SEAT_DEFAULTS, SEAT_SCHEMA, seat_frame
 from simcore.theme import Theme, load_theme
@@ -499,19 +499,7 @@ def _seat_rows(record: dict[str, Any]) -> int | None:
 
 def chunk_problem(path: Path, rows: int | None = None) -> str | None:
     """Why `path` is not a complete chunk of seat rows (`rows` of them, if given), or None."""
-    try:
-        scan = pl.scan_parquet(path)
-        columns = scan.collect_schema().names()
-        found = scan.select(pl.len()).collect().item()
-    except (OSError, pl.exceptions.PolarsError) as e:
-        text = " ".join(str(e).split())
-        return f"not a readable Parquet file: {text[:120]}"
-    missing = [c for c in SEAT_SCHEMA if c not in columns and c not in SEAT_DEFAULTS]
-    if missing:
-        return f"no {', '.join(missing)} column{'s' if len(missing) > 1 else ''}"
-    if rows is not None and found != rows:
-        return f"{found:,} rows, the manifest says {rows:,}"
-    return None
+    return parquet_problem(path, [c for c in SEAT_SCHEMA if c not in SEAT_DEFAULTS], rows)
 
 
 def theme_digest(theme: Theme) -> str:
