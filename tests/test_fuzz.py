@@ -187,17 +187,22 @@ def check_events(block: GameBlock, theme: Theme) -> None:
 # --- properties ---------------------------------------------------------------------------
 
 
-@budget(50)
-@given(data=st.data())
-def test_random_themes_play_in_checked_mode(data, theme_file):
-    """Random valid themes from the whole vocabulary: every game ends, invariants hold."""
-    raw = data.draw(theme_dicts(), label="theme")
+def play_drawn(data, theme_file, themes) -> None:
+    """Draw a theme dict, load it through its TOML text, draw how to play it, and check."""
+    raw = data.draw(themes, label="theme")
     text = to_toml(raw)
     note(f"theme TOML:\n{text}")
     assert tomllib.loads(text) == raw
     theme = load_text(theme_file, text)
     kw = data.draw(plays(theme), label="play")
     play_and_check(theme, kw)
+
+
+@budget(50)
+@given(data=st.data())
+def test_random_themes_play_in_checked_mode(data, theme_file):
+    """Random valid themes from the whole vocabulary: every game ends, invariants hold."""
+    play_drawn(data, theme_file, theme_dicts())
 
 
 @budget(25)
@@ -205,13 +210,7 @@ def test_random_themes_play_in_checked_mode(data, theme_file):
 def test_shipped_theme_variants_play_in_checked_mode(data, theme_file):
     """Shipped themes with random copies dropped or added, characters and player counts
     dropped and rule flags changed: every game ends, invariants hold."""
-    raw = data.draw(shipped_variants(), label="theme")
-    text = to_toml(raw)
-    note(f"theme TOML:\n{text}")
-    assert tomllib.loads(text) == raw
-    theme = load_text(theme_file, text)
-    kw = data.draw(plays(theme), label="play")
-    play_and_check(theme, kw)
+    play_drawn(data, theme_file, shipped_variants())
 
 
 @budget(25)
