@@ -23,6 +23,7 @@ from reports.events import collect_event_cells, event_tables, event_views
 from reports.examples import example_games
 from reports.grid import SIDE_HEADINGS, even_text, legend, side_grid
 from reports.html import Chart, chart, pct, pp, write_files, write_page
+from reports.levels import strategy_levels
 from reports.names import Names, load_names
 from reports.summary import scan_seats
 from simcore.abilities import read_abilities
@@ -154,6 +155,11 @@ def write_report(report: RunReport, out: Path | None = None) -> Path:
         featured=rows_by_config(report.tables["featured"]),
         abilities=ability_groups(report),
         examples=example_games(report),  # a few games replayed as traces
+        levels=strategy_levels(
+            (report.manifest or {}).get("configs", []),
+            report.tables["sides"],
+            report.tables["characters"],
+        ),
         **glance(report),
         cards=event_views(report.tables, report.names),
     )

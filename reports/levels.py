@@ -1,0 +1,117 @@
+"""Verdicts across strategy levels: configurations that differ only in the bots' strategy.
+
+An experiment may put strategy levels on one axis (`strategies = ["random", "smart",
+"tuned"]`). Configurations with the same theme, player count, character pool, featured
+character and overrides then form a group, and the report shows, level by level, each
+side's win rate and the strongest and weakest characters, with flags where a verdict
+depends on the level:
+
+- the leading side (the highest win rate) is not the same at every level;
+- a side is significantly above its even share at one level and significantly below it at
+  another (its 95% Wilson interval excludes the even share on both sides);
+- the strongest or the weakest character (overall effect, role mix controlled for) is not
+  the same at every level.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import polars as pl
+
+SIDES = ("leader", "outlaw", "renegade")
+
+
+@dataclass
+class LevelGroup:
+    """One theme, player count, pool, feature and overrides, played at several levels."""
+
+    key: str  # a readable name of what the levels share
+    levels: list[dict[str, Any]]  # per level: strategy, config, sides {side: row}, best, worst
+    flags: list[str] = field(default_factory=list)
+
+
+def _shared(config: dict[str, Any]) -> tuple:
+    return (
+        config.get("theme"),
+        config.get("players"),
+        json.dumps(config.get("characters"), sort_keys=True),
+        config.get("feature"),
+        json.dumps(config.get("overrides") or {}, sort_keys=True),
+    )
+
+
+def strategy_levels(
+    configs: list[dict[str, Any]], sides: pl.DataFrame, characters: pl.DataFrame
+) -> list[LevelGroup]:
+    """The groups of configurations (manifest entries) that differ only in strategy, with
+    their side rates (reports.aggregate.side_win_rates), extreme characters
+    (effects_overall) and flags; [] when no two configurations differ only so."""
+    groups: dict[tuple, list[dict[str, Any]]] = {}
+    for config in configs:
+        groups.setdefault(_shared(config), []).append(config)
+    out = []
+    for members in groups.values():
+        if len({c.get("strategy") for c in members}) < 2:
+            continue
+        levels = [_level(c, sides, characters) for c in members]
+        first = members[0]
+        key = f"{first.get('theme')}, {first.get('players')} players"
+        if first.get("feature"):
+            key += f", featuring {first['feature']}"
+        if first.get("overrides"):
+            key += ", " + ", ".join(f"{k} = {v}" for k, v in first["overrides"].items())
+        out.append(LevelGroup(key, levels, _flags(levels)))
+    return out
+
+
+def _level(config: dict[str, Any], sides: pl.DataFrame, characters: pl.DataFrame) -> dict:
+    label = config["label"]
+    rows = {r["side"]: r for r in sides.filter(pl.col("config") == label).iter_rows(named=True)}
+    chars = characters.filter(pl.col("config") == label).sort("effect", descending=True)
+    return {
+        "strategy": config.get("strategy"),
+        "config": label,
+        "sides": rows,
+        "best": chars.row(0, named=True) if chars.height else None,
+        "worst": chars.row(-1, named=True) if chars.height else None,
+    }
+
+
+def _flags(levels: list[dict[str, Any]]) -> list[str]:
+    flags = []
+    leaders = [max(lv["sides"].values(), key=lambda r: r["rate"])["side"] for lv in levels]
+    if len(set(leaders)) > 1:
+        flags.append(
+            "the leading side changes with the level: "
+            + ", ".join(f"{lv['strategy']} {s}" for lv, s in zip(levels, leaders, strict=True))
+        )
+    for side in SIDES:
+        above = [lv["strategy"] for lv in levels if _row(lv, side, "lower") > _even(lv, side)]
+        below = [lv["strategy"] for lv in levels if _row(lv, side, "upper") < _even(lv, side)]
+        if above and below:
+            flags.append(
+                f"the {side} side is above even with {', '.join(above)} and below it with "
+                f"{', '.join(below)}"
+            )
+    for which in ("best", "worst"):
+        names = [lv[which]["character"] for lv in levels if lv[which]]
+        if len(set(names)) > 1:
+            word = "strongest" if which == "best" else "weakest"
+            flags.append(
+                f"the {word} character changes with the level: "
+                + ", ".join(f"{lv['strategy']} {lv[which]['character']}" for lv in levels)
+            )
+    return flags
+
+
+def _row(level: dict[str, Any], side: str, column: str) -> float:
+    row = level["sides"].get(side)
+    return row[column] if row else float("nan")
+
+
+def _even(level: dict[str, Any], side: str) -> float:
+    row = level["sides"].get(side)
+    return row["even_share"] if row else float("nan")

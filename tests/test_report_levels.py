@@ -1,0 +1,67 @@
+"""The report's strategy levels: configurations that differ only in the bots' strategy."""
+
+import polars as pl
+from typer.testing import CliRunner
+
+from reports.levels import strategy_levels
+from simcore.cli import app
+
+EXPERIMENT = """
+[experiment]
+title = "levels"
+games = 3000
+seed = 1
+
+[grid]
+themes = ["classic"]
+players = "5"
+strategies = ["random", "smart", "tuned"]
+"""
+
+
+def test_levels_side_by_side_with_their_flags(tmp_path):
+    path = tmp_path / "levels.toml"
+    path.write_text(EXPERIMENT)
+    out = tmp_path / "run"
+    result = CliRunner().invoke(app, ["experiment", str(path), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    page = (out / "report" / "index.html").read_text()
+    assert 'id="levels"' in page and "classic, 5 players" in page
+    # random bots hand the game to the outlaws, smart and tuned to the leader's side
+    assert "the leading side changes with the level" in page
+
+
+def side_rows(config: str, rates: dict[str, tuple[float, float, float]]) -> list[dict]:
+    return [
+        {"config": config, "side": s, "rate": r, "lower": lo, "upper": hi, "even_share": 1 / 3}
+        for s, (r, lo, hi) in rates.items()
+    ]
+
+
+def test_flags_only_what_changes():
+    configs = [
+        {"label": "a/5p/x", "theme": "a", "players": 5, "strategy": "x"},
+        {"label": "a/5p/y", "theme": "a", "players": 5, "strategy": "y"},
+        {"label": "a/4p/x", "theme": "a", "players": 4, "strategy": "x"},  # alone: no group
+    ]
+    sides = pl.DataFrame(
+        side_rows("a/5p/x", {"leader": (0.6, 0.55, 0.65), "outlaw": (0.3, 0.25, 0.35)})
+        + side_rows("a/5p/y", {"leader": (0.5, 0.45, 0.55), "outlaw": (0.4, 0.35, 0.45)})
+    )
+    chars = pl.DataFrame(
+        {
+            "config": ["a/5p/x", "a/5p/x", "a/5p/y", "a/5p/y"],
+            "character": ["P", "Q", "P", "Q"],
+            "effect": [0.05, -0.05, 0.02, -0.01],
+        }
+    )
+    (group,) = strategy_levels(configs, sides, chars)
+    assert [lv["strategy"] for lv in group.levels] == ["x", "y"]
+    assert group.flags == []  # the leader's side leads at both levels, P strongest at both
+    sides = pl.DataFrame(
+        side_rows("a/5p/x", {"leader": (0.6, 0.55, 0.65), "outlaw": (0.3, 0.25, 0.35)})
+        + side_rows("a/5p/y", {"leader": (0.2, 0.15, 0.25), "outlaw": (0.4, 0.35, 0.45)})
+    )
+    (group,) = strategy_levels(configs, sides, chars)
+    assert any("leading side changes" in f for f in group.flags)
+    assert any("leader side is above even with x and below it with y" in f for f in group.flags)
