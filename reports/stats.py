@@ -46,6 +46,27 @@ def wilson_interval(k, n, z: float = Z95):
     return lower, upper
 
 
+def newcombe_interval(k1, n1, k2, n2, z: float = Z95) -> tuple[float, float]:
+    """(lower, upper) interval for k1/n1 - k2/n2 of independent proportions (numbers):
+    the numpy twin of `newcombe_exprs`, same method."""
+    l1, u1 = wilson_interval(k1, n1, z)
+    l2, u2 = wilson_interval(k2, n2, z)
+    p1, p2 = k1 / n1, k2 / n2
+    d = p1 - p2
+    return d - ((p1 - l1) ** 2 + (u2 - p2) ** 2) ** 0.5, d + (
+        (u1 - p1) ** 2 + (p2 - l2) ** 2
+    ) ** 0.5
+
+
+def paired_interval(d: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
+    """(mean, sd, half-width) of paired differences d (one per deal played both ways): the
+    normal-approximation interval mean ± z sd / sqrt(n), sd with n - 1 (0 for one pair)."""
+    n = len(d)
+    mean = float(np.mean(d))
+    sd = float(np.std(d, ddof=1)) if n > 1 else 0.0
+    return mean, sd, z * sd / np.sqrt(n)
+
+
 def wilson_exprs(
     k_col: str | pl.Expr, n_col: str | pl.Expr, z: float = Z95
 ) -> tuple[pl.Expr, pl.Expr]:

@@ -44,7 +44,6 @@ from simcore.vocab import ROLES
 ABILITIES_FILE = "abilities.json"
 ABILITIES_CSV = "abilities.csv"
 NO_ABILITY = "none"
-Z95 = 1.959963984540054
 ANY_ROLE = "any"
 NEGATIVE = "negative: the bots misuse it or the rules are wrong"
 UNCLEAR = "not distinguishable from 0"
@@ -166,13 +165,11 @@ def ability_values(
 def paired_stats(with_: np.ndarray, without: np.ndarray) -> dict[str, Any]:
     """Win counts, rates with Wilson intervals, and the paired difference of two boolean
     arrays of the same games: mean, normal-approximation 95% interval, p-value, verdict."""
-    from reports.stats import wilson_interval
+    from reports.stats import paired_interval, wilson_interval
 
     n = len(with_)
     d = with_.astype(np.int64) - without.astype(np.int64)
-    mean = float(d.mean())
-    sd = float(d.std(ddof=1)) if n > 1 else 0.0
-    half = Z95 * sd / math.sqrt(n)
+    mean, sd, half = paired_interval(d)
     if sd > 0:
         p = math.erfc(abs(mean) / (sd / math.sqrt(n)) / math.sqrt(2))
     else:  # every game gave the same difference: no spread to test against

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from reports.stats import wilson_interval
+from reports.stats import newcombe_interval, wilson_interval
 from simcore.engine import GameBlock, play_games
 from simcore.events import CHECK_FIELDS, CHECK_KINDS, event_names
 from simcore.state import EV_CHECK
@@ -38,7 +38,6 @@ CHECK_LABELS = {
     "draw_extra": "Black Jack's second card (red)",
     "new_hope": "A New Hope draw!",
 }
-Z95 = 1.959963984540054
 
 
 @dataclass(frozen=True)
@@ -129,11 +128,8 @@ def same_game(a: GameBlock, b: GameBlock, ida: str, idb: str) -> Iterator[Check]
         k1, n1 = int((a.winner == w).sum()), len(a.winner)
         k2, n2 = int((b.winner == w).sum()), len(b.winner)
         p1, p2 = k1 / n1, k2 / n2
-        l1, u1 = wilson_interval(k1, n1, Z95)
-        l2, u2 = wilson_interval(k2, n2, Z95)
         d = p1 - p2
-        lo = d - ((p1 - l1) ** 2 + (u2 - p2) ** 2) ** 0.5
-        hi = d + ((u1 - p1) ** 2 + (p2 - l2) ** 2) ** 0.5
+        lo, hi = newcombe_interval(k1, n1, k2, n2)
         yield Check(
             f"{idb} vs {ida}: {WINNERS[w]} side win rate difference",
             d,

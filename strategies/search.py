@@ -33,15 +33,15 @@ from typing import Any
 import numpy as np
 from cmaes import CMAwM
 
+from reports.stats import paired_interval
 from simcore.engine import check_players, play_rows
-from simcore.runfolder import _write_atomic, theme_digest  # the run folder's atomic writes
+from simcore.runfolder import _write_atomic, theme_digest
 from simcore.theme import Theme, load_theme
 from simcore.vocab import R_DEPUTY, R_LEADER, R_OUTLAW, R_RENEGADE, ROLES
 from strategies.params import KEYS, REAL, SEARCHED, param_index
 from strategies.presets import preset_toml, resolve_strategy
 
 SIDE_OF = {R_LEADER: 0, R_DEPUTY: 0, R_OUTLAW: 1, R_RENEGADE: 2}  # vocab.W_* a role wins with
-Z95 = 1.959963984540054
 STATE = "search_state.pkl"
 RESULT = "result.json"
 
@@ -278,8 +278,7 @@ def best_response(
     answer = space.decode(mean, base)
     n = settings.final_games
     final = rates([answer], sub_seed(settings.seed, "final"), n)
-    diff = final[1] - final[0]
-    half = Z95 * diff.std(ddof=1) / math.sqrt(n) if n > 1 else float("nan")
+    gain, _, half = paired_interval(final[1] - final[0])
     result = BestResponse(
         settings=settings,
         names=space.names,
@@ -287,9 +286,9 @@ def best_response(
         vector=answer.tolist(),
         baseline_rate=float(final[0].mean()),
         answer_rate=float(final[1].mean()),
-        gain=float(diff.mean()),
-        gain_low=float(diff.mean() - half),
-        gain_high=float(diff.mean() + half),
+        gain=gain,
+        gain_low=gain - half,
+        gain_high=gain + half,
         final_games=n,
         games_used=state["games"] + final.size,
         seconds=state["seconds"] + time.perf_counter() - t0,
