@@ -31,6 +31,7 @@ Definitions the report relies on:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import polars as pl
@@ -49,6 +50,8 @@ from simcore import vocab
 SIDES = vocab.WINNERS  # leader (leader + deputies), outlaw, renegade
 ROLE_SIDE = {"leader": "leader", "deputy": "leader", "outlaw": "outlaw", "renegade": "renegade"}
 QUANTILES = {"p10": 0.1, "median": 0.5, "p90": 0.9}
+SEAT_CELL_KEYS = (*CONFIG_KEYS, "role", "character", "seat", "featured")  # of seat_cells
+GAME_CELL_KEYS = (*CONFIG_KEYS, "winner", "turns", "capped")  # of game_cells
 
 # the columns of an effects table after its key columns
 EFFECT_COLUMNS = (
@@ -121,9 +124,7 @@ def seat_cells(seats: pl.LazyFrame) -> pl.LazyFrame:
     a few thousand rows whatever the number of games (`featured` adds none: it is true only
     on the featured character's seats, the one character dealt nowhere else).
     """
-    return seats.group_by(*CONFIG_KEYS, "role", "character", "seat", "featured").agg(
-        *_counts(pl.len(), pl.col("won").sum())
-    )
+    return seats.group_by(SEAT_CELL_KEYS).agg(*_counts(pl.len(), pl.col("won").sum()))
 
 
 def game_cells(seats: pl.LazyFrame) -> pl.LazyFrame:
@@ -133,12 +134,24 @@ def game_cells(seats: pl.LazyFrame) -> pl.LazyFrame:
     """
     return (
         seats.filter(pl.col("seat") == 0)
-        .group_by(*CONFIG_KEYS, "winner", "turns", "capped")
+        .group_by(GAME_CELL_KEYS)
         .agg(
             pl.len().cast(pl.Int64).alias("games"),
             pl.col("rounds").cast(pl.Int64).sum().alias("rounds"),  # summed over those games
         )
     )
+
+
+def add_cells(parts: Sequence[Cells]) -> Cells:
+    """The cells of disjoint sets of games (a run's chunks) as one, collected: their counts
+    summed per key, so cells gathered chunk by chunk stay as small as one pass would make them."""
+    seats, games = pl.collect_all(
+        [
+            pl.concat([p.seats for p in parts]).group_by(SEAT_CELL_KEYS).agg(pl.all().sum()),
+            pl.concat([p.games for p in parts]).group_by(GAME_CELL_KEYS).agg(pl.all().sum()),
+        ]
+    )
+    return Cells(seats.lazy(), games.lazy())
 
 
 def _game_totals(cells: Cells) -> pl.LazyFrame:
@@ -284,6 +297,35 @@ def effects_overall(cells: Cells, by: str = "character") -> pl.LazyFrame:
         )
     )
     return _effects(totals, [*CONFIG_KEYS, by], ["config"])
+
+
+def widest_intervals(cells: Cells, characters: bool = False) -> pl.LazyFrame:
+    """Per configuration: the widest 95% interval half-width ((upper - lower) / 2) among its
+    side win rates (`side_win_rates`: Wilson) and, with `characters`, its character-in-role
+    effects (`effects_in_role`: the Wilson interval of the character's rate in the role,
+    less the role's baseline), and what it belongs to ("outlaw win rate", "Bart Cassidy as
+    renegade"). The stopping rule of adaptive precision (docs/precision.md); a NaN
+    half-width sorts widest. Columns: config, half_width, widest; sorted by config."""
+    half = ((pl.col("upper") - pl.col("lower")) / 2).alias("half_width")
+    parts = [
+        side_win_rates(cells).select(
+            "config", half, pl.format("{} win rate", "side").alias("widest")
+        )
+    ]
+    if characters:
+        parts.append(
+            effects_in_role(cells, "character").select(
+                "config",
+                ((pl.col("effect_upper") - pl.col("effect_lower")) / 2).alias("half_width"),
+                pl.format("{} as {}", "character", "role").alias("widest"),
+            )
+        )
+    return (
+        pl.concat(parts)
+        .sort("config", "half_width", "widest", descending=[False, True, False])
+        .group_by("config", maintain_order=True)
+        .first()
+    )
 
 
 def featured_effects(cells: Cells) -> pl.LazyFrame:

@@ -29,6 +29,7 @@ from reports.summary import scan_seats
 from simcore.abilities import read_abilities
 from simcore.api import safe_name
 from simcore.errors import UserError
+from simcore.precision import ABOVE, precision_lines
 from simcore.runfolder import (
     MANIFEST,
     SEATS,
@@ -406,7 +407,9 @@ def run_metadata(report: RunReport) -> list[tuple[str, str]]:
             if key == "characters" and value is None:
                 value = "every character of the theme"
             rows.append((label, _text(value)))
-    skip = {"themes", "theme_digests", "players", "games", *known}
+    if isinstance(m.get("precision"), dict):  # an adaptive run (docs/precision.md)
+        rows.append(("Precision", precision_lines(m)[0]))
+    skip = {"themes", "theme_digests", "players", "games", "precision", *known}
     rows += [(key, _text(value)) for key, value in request.items() if key not in skip]
     if m.get("versions"):
         rows.append(("Versions", ", ".join(f"{k} {v}" for k, v in m["versions"].items())))
@@ -430,6 +433,11 @@ def run_warnings(report: RunReport) -> list[str]:
         warnings.append(
             f"The run is incomplete ({done} of {planned} chunks): these are the games played so far."
         )
+    precision = (m or {}).get("precision")
+    if isinstance(precision, dict) and precision.get("finished") and not precision["reached"]:
+        head, *configs = precision_lines(m)
+        above = [c.strip() for c in configs if c.endswith(ABOVE)]
+        warnings.append(f"{head[0].upper()}{head[1:]}: {'; '.join(above)}.")
     for row in report.tables["game_lengths"].iter_rows(named=True):
         if row["capped"]:
             warnings.append(

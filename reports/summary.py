@@ -6,6 +6,7 @@ memory over any number of `seats/*.parquet` chunks.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import polars as pl
@@ -17,13 +18,13 @@ from simcore.rows import SEAT_DEFAULTS
 CONFIG_KEYS = ("config", "theme", "players")
 
 
-def scan_seats(run: Path) -> pl.LazyFrame:
-    """All seat rows of a run folder, lazily. Columns added to the seat table later
+def scan_seats(run: Path, files: Sequence[str] | None = None) -> pl.LazyFrame:
+    """All seat rows of a run folder, lazily; or those of some chunk `files` (paths relative
+    to `run`, as a manifest lists them). Columns added to the seat table later
     (`simcore.rows.SEAT_DEFAULTS`, e.g. `featured`) read as their default in chunks written
     before them, so old run folders report as before."""
-    seats = pl.scan_parquet(
-        Path(run) / "seats" / "*.parquet", missing_columns="insert", extra_columns="ignore"
-    )
+    paths = Path(run) / "seats" / "*.parquet" if files is None else [Path(run) / f for f in files]
+    seats = pl.scan_parquet(paths, missing_columns="insert", extra_columns="ignore")
     names = seats.collect_schema().names()  # the first file's footer
     return seats.with_columns(
         pl.col(c).fill_null(v) if c in names else pl.lit(v).alias(c)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ from simcore.api import (
     check_strategy,
     player_counts,
 )
+from simcore.backend import Backend, LocalBackend
 from simcore.theme import Theme, load_theme
 from simcore.vocab import ROLES
 
@@ -115,13 +117,13 @@ def ability_values(
     characters: Sequence[str] | None = None,
     role: str | None = None,
     progress: Callable[[Iterable[str]], Iterable[str]] | None = None,
+    backend: Backend | None = None,
 ) -> pl.DataFrame:
     """The value of each character's ability (see the module doc), one row per character,
     columns as SCHEMA, sorted by value (largest first). characters: a subset of the theme's
     names (default all); role: feature them in that role only; progress: wraps the
-    iteration over characters (e.g. tqdm). ValueError (one line) on bad input."""
-    from simcore.engine import play_games  # numba loads on first use
-
+    iteration over characters (e.g. tqdm); backend (simcore.backend, default local): plays
+    each arm, with the same results. ValueError (one line) on bad input."""
     loaded = load_theme(theme)
     (players,) = player_counts(players, loaded)
     check_games(games)
@@ -130,17 +132,20 @@ def ability_values(
     label = check_strategy(strategy)
     names = check_characters(characters, loaded) or list(loaded.character_names)
     role = check_role(role, loaded, players)
+    todo = []  # (theme, feature) of each arm to play: with, then without the ability
+    for name in names:
+        feature = name if role is None else f"{name}={role}"
+        todo.append((loaded, feature))
+        if loaded.character_abilities[loaded.character_names.index(name)] != NO_ABILITY:
+            todo.append((without_ability(loaded, name), feature))
+    played = (backend or LocalBackend()).map(partial(_play_arm, players, games, seed, label), todo)
     rows = []
     for name in progress(names) if progress else names:
-        feature = name if role is None else f"{name}={role}"
         index = loaded.character_names.index(name)
         ability = loaded.character_abilities[index]
-        arms = [play_games(loaded, players, games, seed, strategy=label, feature=feature)]
-        if ability != NO_ABILITY:
-            bare = without_ability(loaded, name)
-            arms.append(play_games(bare, players, games, seed, strategy=label, feature=feature))
-        else:
-            arms.append(arms[0])  # nothing to take away: the same games
+        arms = [next(played)]
+        # nothing to take away: the same games
+        arms.append(next(played) if ability != NO_ABILITY else arms[0])
         won = [_featured_won(block) for block in arms]
         _check_paired(*arms, name)
         rows.append(
@@ -160,6 +165,14 @@ def ability_values(
         if ability == NO_ABILITY:
             rows[-1]["verdict"] = NO_ABILITY_VERDICT
     return pl.DataFrame(rows, schema=SCHEMA).sort("value", "character", descending=[True, False])
+
+
+def _play_arm(players: int, games: int, seed: int, strategy: str, arm: tuple[Theme, str]):
+    """One arm of a character: `games` games of arm = (theme, feature)."""
+    from simcore.engine import play_games  # numba loads on first use
+
+    theme, feature = arm
+    return play_games(theme, players, games, seed, strategy=strategy, feature=feature)
 
 
 def paired_stats(with_: np.ndarray, without: np.ndarray) -> dict[str, Any]:

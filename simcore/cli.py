@@ -27,7 +27,9 @@ except ImportError:  # pragma: no cover - older typer on click
     from click import exceptions as _click_exceptions
 
 from simcore import limits
+from simcore.backend import Backend
 from simcore.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, UserError, describe, one_line
+from simcore.precision import DEFAULT_CAP
 from simcore.runfolder import (
     DEFAULT_CHUNK_SIZE,
     RunFolderError,
@@ -35,7 +37,9 @@ from simcore.runfolder import (
     chunks_kept,
     execute_study,
     pending_games,
+    pending_in,
     plan_study,
+    read_manifest,
 )
 from simcore.theme import Theme
 from simcore.vocab import ROLES
@@ -45,6 +49,26 @@ _NoArgsIsHelp = getattr(_click_exceptions, "NoArgsIsHelpError", ())
 _ClickException = _click_exceptions.ClickException
 OPTIONS = {"debug": False}  # global options of this invocation (set by `main`)
 RESUMING_COMMANDS = ("run", "experiment")  # a rerun of these resumes their run folder
+RUN_GAMES = 100_000  # bangsim run's games per player count without --precision
+
+# adaptive precision, shared by run and experiment (docs/precision.md)
+PrecisionOption = Annotated[
+    float | None,
+    typer.Option(
+        help="Keep adding chunks, round by round, until every side's win rate has a 95% "
+        "interval of at most ± this (0.005 = ±0.5 points) in every configuration; --games is "
+        "then the cap. Where it stops depends only on the seed and the target.",
+        show_default=False,
+    ),
+]
+PrecisionCharactersOption = Annotated[
+    bool,
+    typer.Option(
+        "--precision-characters",
+        help="With --precision: every character's effect within each role too (the report's "
+        "character-in-role table); takes many more games.",
+    ),
+]
 
 
 class BangsimGroup(TyperGroup):
@@ -120,8 +144,34 @@ def main(
     OPTIONS["debug"] = debug
 
 
+BackendName = Annotated[
+    str,
+    typer.Option(
+        "--backend",
+        help="Where the games are played: local (every core of this machine) or ray (Ray "
+        "tasks: a local Ray instance, or the cluster at --address); the same results either "
+        "way (docs/scale.md).",
+    ),
+]
+RayAddress = Annotated[
+    str | None,
+    typer.Option(help="With --backend ray: HOST:PORT of a Ray cluster's head (ray start --head)."),
+]
+
+
+def open_backend(ctx: typer.Context, name: str, address: str | None) -> Backend:
+    """The backend --backend and --address ask for (simcore.backend), closed when the command
+    ends, however it ends (a local Ray instance stops with it)."""
+    from simcore.backend import get_backend
+
+    backend = get_backend(name, address)
+    ctx.call_on_close(backend.close)
+    return backend
+
+
 @app.command()
 def run(
+    ctx: typer.Context,
     out: Annotated[
         Path, typer.Option(help="Run folder to write (created; rerun the same command to resume).")
     ],
@@ -131,7 +181,16 @@ def run(
     players: Annotated[
         str, typer.Option(help='Player counts: "5", a range "4-7", or a list "4,6".')
     ] = "5",
-    games: Annotated[int, typer.Option(help="Games per player count.")] = 100_000,
+    games: Annotated[
+        int | None,
+        typer.Option(
+            help=f"Games per player count (default {RUN_GAMES:,}); with --precision, the most "
+            f"per player count (default {DEFAULT_CAP:,}).",
+            show_default=False,
+        ),
+    ] = None,
+    precision: PrecisionOption = None,
+    precision_characters: PrecisionCharactersOption = False,
     seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same games.")] = 1,
     strategy: Annotated[
         str,
@@ -174,6 +233,8 @@ def run(
             "about 5% faster.",
         ),
     ] = True,
+    backend_name: BackendName = "local",
+    address: RayAddress = None,
 ) -> None:
     """Play games with bots and write one row per seat per game to a run folder.
 
@@ -190,29 +251,53 @@ def run(
     bangsim run --players 5 --strategy random --games 200000 --out runs/random5
 
     bangsim run --feature "Willy the Kid" --games 100000 --out runs/willy
+
+    Until every side's 95% interval is within ±0.5 points (docs/precision.md):
+
+    bangsim run --players 4-7 --precision 0.005 --out runs/precise
     """
     try:
         counts = parse_players(players)
         pool = parse_characters(characters)
         if threads is not None:
             set_threads(threads)
+        if games is None and precision is None:
+            games = RUN_GAMES
         study = plan_study(
             out, theme, counts, games, seed, strategy, pool, chunk_size, checked, feature,
-            events=events,
+            events=events, precision=precision, precision_characters=precision_characters,
         )  # fmt: skip
     except ValueError as e:
         fail(str(e))
+    backend = open_backend(ctx, backend_name, address)
     pending = pending_games(study)
-    seconds = play_timed(lambda: execute_study(study, progress=progress), out, study.chunks)
+    seconds = play_timed(
+        lambda: execute_study(study, progress, backend), out, study.chunks, study.precision
+    )
     typer.echo(summary_text(out, study.theme))
     if study.feature is not None:
         typer.echo(featured_text(out, study.theme))
-    typer.echo(played_text(pending, study.total_games, seconds) + f"; results: {out}")
+    typer.echo(played_line(out, study.chunks, pending, seconds) + f"; results: {out}")
 
 
-def play_timed(execute, out: Path, chunks: list[Any]) -> float:
-    """Run `execute()` (plays `chunks` into the run folder `out`); seconds it took. A folder
-    error is one line and exit 2; Ctrl-C keeps the complete chunks, says how many, exits 130."""
+def played_line(out: Path, chunks: list[Any], pending: int, seconds: float) -> str:
+    """played_text for `chunks` played into `out`, `pending` games of them unplayed before;
+    an adaptive run (--precision) first says where it stopped, and counts what it played,
+    not its cap."""
+    from simcore.precision import precision_lines
+
+    left = pending_in(out, chunks)
+    manifest = read_manifest(out) or {}
+    lines = precision_lines(manifest) if "precision" in manifest else []
+    return "\n".join(
+        [*lines, played_text(pending - left, sum(c.games for c in chunks) - left, seconds)]
+    )
+
+
+def play_timed(execute, out: Path, chunks: list[Any], adaptive: Any = None) -> float:
+    """Run `execute()` (plays `chunks` into the run folder `out`; with an `adaptive`
+    precision target, only as many as it needs); seconds it took. A folder error is one
+    line and exit 2; Ctrl-C keeps the complete chunks, says how many, exits 130."""
     start = time.perf_counter()
     try:
         execute()
@@ -223,7 +308,8 @@ def play_timed(execute, out: Path, chunks: list[Any]) -> float:
             raise
         kept = chunks_kept(out, chunks)
         typer.echo(
-            f"interrupted: {kept} of {len(chunks)} chunks kept in {out}; "
+            f"interrupted: {kept} of {'at most ' if adaptive else ''}{len(chunks)} chunks kept "
+            f"in {out}; "
             "rerun the same command to resume",
             err=True,
         )
@@ -643,6 +729,7 @@ def tournament(
 
 @app.command()
 def abilities(
+    ctx: typer.Context,
     theme: Annotated[str, typer.Option(help="Theme id or path to a theme TOML file.")] = "classic",
     players: Annotated[int, typer.Option(help="Players at the table.")] = 5,
     games: Annotated[
@@ -672,6 +759,8 @@ def abilities(
         int | None, typer.Option(help="CPU threads to use (default: all cores).")
     ] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    backend_name: BackendName = "local",
+    address: RayAddress = None,
 ) -> None:
     """What each character's ability is worth, in win-rate points.
 
@@ -700,8 +789,9 @@ def abilities(
         bar = lambda names: tqdm(  # noqa: E731
             names, unit="character", disable=not progress, dynamic_ncols=True, desc=theme
         )
+        backend = open_backend(ctx, backend_name, address)
         start = time.perf_counter()
-        table = ability_values(theme, players, games, seed, strategy, pool, role, bar)
+        table = ability_values(theme, players, games, seed, strategy, pool, role, bar, backend)
     except ValueError as e:
         fail(str(e))
     seconds = time.perf_counter() - start
@@ -727,6 +817,7 @@ def abilities(
 
 @app.command()
 def experiment(
+    ctx: typer.Context,
     file: Annotated[
         str,
         typer.Argument(
@@ -740,8 +831,14 @@ def experiment(
         typer.Option(help="Run folder to write (default: runs/<name>); rerun to resume."),
     ] = None,
     games: Annotated[
-        int | None, typer.Option(help="Games per cell (replaces the file's experiment.games).")
+        int | None,
+        typer.Option(
+            help="Games per cell (replaces the file's experiment.games); with --precision, the "
+            f"most per cell (default {DEFAULT_CAP:,}).",
+        ),
     ] = None,
+    precision: PrecisionOption = None,
+    precision_characters: PrecisionCharactersOption = False,
     seed: Annotated[
         int | None, typer.Option(help="Seed (replaces the file's experiment.seed).")
     ] = None,
@@ -768,6 +865,8 @@ def experiment(
     render: Annotated[
         bool, typer.Option("--report/--no-report", help="Render RUN/report/index.html after.")
     ] = True,
+    backend_name: BackendName = "local",
+    address: RayAddress = None,
 ) -> None:
     """Play a grid of configurations into one run folder and render one report comparing them.
 
@@ -793,14 +892,20 @@ def experiment(
     try:
         if threads is not None:
             set_threads(threads)
-        plan = plan_experiment(file, out, games, seed, feature, events=events)
+        plan = plan_experiment(
+            file, out, games, seed, feature, events=events, precision=precision,
+            precision_characters=precision_characters,
+        )  # fmt: skip
     except ValueError as e:
         fail(str(e))
     for skipped in plan.skipped:
         typer.echo(f"skipped {skipped}: the theme has no role table for that many players")
     pending = pending_experiment_games(plan)
-    seconds = play_timed(lambda: execute_experiment(plan, progress=progress), plan.out, plan.chunks)
-    played = played_text(pending, plan.total_games, seconds)
+    backend = open_backend(ctx, backend_name, address)
+    seconds = play_timed(
+        lambda: execute_experiment(plan, progress, backend), plan.out, plan.chunks, plan.precision
+    )
+    played = played_line(plan.out, plan.chunks, pending, seconds)
     if not render:
         typer.echo(f"{played} ({len(plan.cells)} cells); results: {plan.out}")
         typer.echo(f"render the report with: bangsim report {plan.out}")
@@ -881,6 +986,7 @@ def search_budget(generations: int, games_min: int, games_max: int, final_games:
 
 @app.command()
 def tune(
+    ctx: typer.Context,
     theme: Annotated[str, typer.Option(help="Theme id or path to a theme TOML file.")] = "classic",
     players: Annotated[
         str, typer.Option(help='Player counts: "5", a range "4-7", or a list "4,6".')
@@ -912,6 +1018,8 @@ def tune(
     games_min: GamesMin = 1000,
     games_max: GamesMax = 8000,
     final_games: FinalGames = 40_000,
+    backend_name: BackendName = "local",
+    address: RayAddress = None,
 ) -> None:
     """Tune strategies by search: iterated best responses over the roles, or one role's.
 
@@ -949,6 +1057,7 @@ def tune(
         fail(str(e))
     folder = out or Path("runs") / "tune" / Path(theme).stem
     check_writable(folder)
+    backend = open_backend(ctx, backend_name, address)
 
     def save(path: Path, text: str) -> None:
         _write_atomic(path, lambda f: f.write(text.encode()))
@@ -967,7 +1076,7 @@ def tune(
             bar.set_postfix_str(f"{gen.games} games/candidate, best gain {100 * best:+.1f} pts")
 
         try:
-            result = best_response(settings, folder, progress)
+            result = best_response(settings, folder, progress, backend)
         except ValueError as e:
             fail(str(e))
         finally:
@@ -994,6 +1103,7 @@ def tune(
                 rounds,
                 budget,
                 lambda what, bar=bar: (bar.set_postfix_str(what), bar.update(1)),
+                backend,
             )
         except ValueError as e:
             fail(str(e))
@@ -1020,6 +1130,7 @@ def tune(
 
 @app.command()
 def exploit(
+    ctx: typer.Context,
     strategy: Annotated[
         str,
         typer.Option(help='The strategy measured: a preset, "role=preset,...", or path.toml:NAME.'),
@@ -1035,6 +1146,8 @@ def exploit(
     games_min: GamesMin = 1000,
     games_max: GamesMax = 8000,
     final_games: FinalGames = 40_000,
+    backend_name: BackendName = "local",
+    address: RayAddress = None,
 ) -> None:
     """How far a strategy is from strong play: per role, what a best response gains.
 
@@ -1057,6 +1170,7 @@ def exploit(
         fail(str(e))
     if out is not None:
         check_writable(out)
+    backend = open_backend(ctx, backend_name, address)
     try:
         result = exploitability(
             strategy,
@@ -1066,6 +1180,7 @@ def exploit(
             out,
             budget,
             lambda role: typer.echo(f"searching the {role}'s best response ...", err=True),
+            backend,
         )
     except ValueError as e:
         fail(str(e))
@@ -1082,3 +1197,115 @@ def exploit(
         f"  total    {100 * result.total:+.1f} pts "
         f"[{100 * result.total_low:+.1f}, {100 * result.total_high:+.1f}]"
     )
+
+
+# --- balance search -------------------------------------------------------------------------
+
+
+@app.command()
+def balance(
+    ctx: typer.Context,
+    file: Annotated[
+        str,
+        typer.Argument(
+            help="A shipped balance file's name, e.g. classic_5p, or the path to a balance "
+            "file (TOML): targets and knobs, see docs/balance.md.",
+            metavar="NAME|FILE",
+        ),
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Folder for the search's state, the variants and the page (default: "
+            "runs/balance/<name>); rerun the same command to resume."
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed (replaces the file's balance.seed).")
+    ] = None,
+    backend_name: BackendName = "local",
+    address: RayAddress = None,
+    threads: Annotated[
+        int | None, typer.Option(help="CPU threads to use (default: all cores).")
+    ] = None,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    retune: Annotated[
+        bool,
+        typer.Option(
+            "--retune",
+            help="Then re-tune the strategies for the chosen (and the closest) variant, one "
+            "round of best responses per table, and say whether the verdict holds.",
+        ),
+    ] = False,
+) -> None:
+    """Search the smallest theme changes that bring the win rates to your targets.
+
+    The file names the theme(s), player counts and strategy (default tuned), the targets
+    (win rate per side and player count, and/or every character's effect within ± a band)
+    and the knobs (theme settings the search may move, each with its allowed values). The
+    answer is the Pareto front: for each number of changes, the variant closest to the
+    targets, re-measured on fresh deals with 95% intervals against the targets and the
+    printed theme. Each changed variant is written as a ready theme file,
+    OUT/variants/NAME.toml (bangsim run --theme OUT/variants/NAME.toml), and the page
+    OUT/report/index.html shows the front and every variant's changes in words.
+
+    The search is deterministic for a seed, saves its state after every round and resumes
+    when rerun. See docs/balance.md.
+
+    Examples:
+
+    bangsim balance classic_5p --out runs/balance/classic_5p
+
+    bangsim balance my_targets.toml --seed 2 --backend ray --address 10.0.0.5:6379
+
+    bangsim balance classic_5p --retune
+    """
+    from tqdm.auto import tqdm
+
+    from reports.balance import answer_lines, write_balance_page
+    from simcore.balance import read_problem
+    from simcore.balance_search import (
+        load_state,
+        measure,
+        search,
+        write_result,
+        write_variants,
+    )
+
+    try:
+        if threads is not None:
+            set_threads(threads)
+        problem = read_problem(file, seed)
+    except ValueError as e:
+        fail(str(e))
+    folder = out or Path("runs") / "balance" / problem.source.stem
+    check_writable(folder)
+    load_state(folder, problem.digest())  # another search's folder: one line before any bar
+    backend = open_backend(ctx, backend_name, address)
+    bar = tqdm(total=problem.budget.generations, desc="balance", unit="round", disable=not progress)
+
+    def shown(state) -> None:
+        bar.n = len(state.trail)
+        front = ", ".join(f"{k}: {100 * d:.1f}" for k, d in state.trail[-1].front)
+        bar.set_postfix_str(f"{state.trail[-1].games} games each; front (changes: points) {front}")
+
+    try:
+        state = search(problem, folder, backend.map, shown)
+    finally:
+        bar.close()
+    answer = measure(problem, state, folder, backend.map)
+    write_variants(problem, answer, folder)
+    retuned = []
+    if retune:
+        from simcore.balance_retune import retune as retune_variants
+
+        typer.echo("re-tuning the strategies for the chosen variant ...", err=True)
+        retuned = retune_variants(problem, state, answer, folder, backend)
+    write_result(problem, state, answer, folder, retuned)
+    page = write_balance_page(problem, state, answer, folder, retuned if retune else None)
+    for line in answer_lines(problem, answer, retuned):
+        typer.echo(line)
+    games = answer.games + sum(r.games for r in retuned)
+    seconds = answer.seconds + sum(r.seconds for r in retuned)
+    variants = folder / "variants" if len(answer.variants) > 1 else "none (no change is closer)"
+    typer.echo(f"{games:,} games, {seconds:.0f} s; variants: {variants}; page: {page}")

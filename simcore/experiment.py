@@ -28,6 +28,7 @@ import math
 import re
 import tomllib
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -43,8 +44,10 @@ from simcore.api import (
     config_label,
     safe_name,
 )
+from simcore.backend import Backend
 from simcore.errors import UserError
 from simcore.event_rows import event_frame
+from simcore.precision import DEFAULT_CAP, Precision, check_precision
 from simcore.rows import seat_frame
 from simcore.runfolder import (
     DEFAULT_CHUNK_SIZE,
@@ -53,13 +56,22 @@ from simcore.runfolder import (
     ChunkRows,
     _json_normal,
     _now,
+    adaptive_rounds,
     check_folder,
     pending_in,
     theme_digest,
     versions,
     write_chunks,
 )
-from simcore.theme import CONFIGS_DIR, Theme, compile_theme, load_theme, shipped_themes
+from simcore.theme import (
+    CONFIGS_DIR,
+    Theme,
+    compile_theme,
+    load_theme,
+    shipped_names,
+    shipped_or_path,
+    shipped_themes,
+)
 
 SECTIONS = ("experiment", "grid", "overrides")
 EXPERIMENT_KEYS = ("title", "description", "games", "seed", "chunk_size", "checked")
@@ -147,6 +159,7 @@ class Experiment:
     request: dict[str, Any]
     chunks: list[CellChunk]
     events: bool = True  # write each chunk's event file (simcore.event_rows)
+    precision: Precision | None = None  # adaptive: `games` is the cap (simcore.precision)
 
     @property
     def total_games(self) -> int:
@@ -158,25 +171,13 @@ class Experiment:
 
 def shipped_experiments() -> list[str]:
     """Names of the experiments shipped in configs/experiments/ (package data), sorted."""
-    return sorted(
-        p.name.removesuffix(".toml")
-        for p in EXPERIMENTS_DIR.iterdir()
-        if p.is_file() and p.name.endswith(".toml")
-    )
+    return shipped_names(EXPERIMENTS_DIR)
 
 
 def experiment_file(source: str | Path) -> Path:
     """A shipped experiment's name ("default") -> its file; a path (containing '/' or ending
     in .toml, or a Path) stays a path. ExperimentError naming the shipped ones if unknown."""
-    if not isinstance(source, str) or "/" in source or source.endswith(".toml"):
-        return Path(source)
-    path = EXPERIMENTS_DIR / f"{source}.toml"
-    if not path.is_file():
-        raise ExperimentError(
-            f"unknown experiment '{source}' (shipped: {', '.join(shipped_experiments()) or 'none'}"
-            "; or give the path to a .toml file)"
-        )
-    return Path(str(path))
+    return shipped_or_path(source, EXPERIMENTS_DIR, "experiment", ExperimentError)
 
 
 def plan_experiment(
@@ -187,9 +188,14 @@ def plan_experiment(
     feature: str | None = None,
     *,
     events: bool = True,
+    precision: float | None = None,
+    precision_characters: bool = False,
 ) -> Experiment:
     """Read and validate an experiment file, expand its grid and plan its chunks.
-    `events=False` writes no event files (`--no-events`).
+    `events=False` writes no event files (`--no-events`). `precision` (e.g. 0.005): play
+    each cell chunk by chunk until its intervals are that narrow (`simcore.runfolder.run_study`
+    says which); `games` is then the most per cell (None: simcore.precision.DEFAULT_CAP,
+    not the file's experiment.games).
 
     source is a shipped experiment's name ("default", see `shipped_experiments`) or a path.
     out defaults to runs/<file stem>; games and seed replace the file's, feature (one
@@ -202,6 +208,8 @@ def plan_experiment(
     name = source.name
     head = spec.get("experiment", {})
     grid = spec.get("grid", {})
+    if precision is not None and games is None:
+        games = DEFAULT_CAP
     games = head.get("games", DEFAULT_GAMES) if games is None else games
     seed = head.get("seed", 1) if seed is None else seed
     chunk_size = head.get("chunk_size", DEFAULT_CHUNK_SIZE)
@@ -210,6 +218,7 @@ def plan_experiment(
         check_games(games)
     except ValueError as e:
         raise ExperimentError(f"{name}: experiment.{e}") from None
+    adaptive = check_precision(precision, precision_characters, games)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise ExperimentError(f"{name}: seed must be an integer in 0..2**63-1, got {seed!r}")
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
@@ -289,6 +298,7 @@ def plan_experiment(
             "checked": checked,
             "rules_version": limits.RULES_VERSION,
             **({} if events else {"events": False}),  # older requests lack it
+            **({"precision": adaptive.request()} if adaptive else {}),  # older requests lack it
         }
     )
     out = Path(out) if out is not None else Path("runs") / source.stem
@@ -301,7 +311,7 @@ def plan_experiment(
             chunks.append(CellChunk(cell, i, game0, min(chunk_size, games - game0), file))
     return Experiment(
         source, out, title, description, games, seed, chunk_size, checked, themes, cells,
-        skipped, request, chunks, bool(events),
+        skipped, request, chunks, bool(events), adaptive,
     )  # fmt: skip
 
 
@@ -586,27 +596,35 @@ def pending_games(exp: Experiment) -> int:
     return pending_in(exp.out, exp.chunks)
 
 
-def execute_experiment(exp: Experiment, progress: bool = True) -> Path:
-    """Play the chunks of `exp` not yet in its folder, writing each as it completes."""
+def execute_experiment(
+    exp: Experiment, progress: bool = True, backend: Backend | None = None
+) -> Path:
+    """Play the chunks of `exp` not yet in its folder, writing each as it completes;
+    `backend` (simcore.backend, default local) plays them."""
     return write_chunks(
         exp.out,
         exp.request,
         lambda: _new_manifest(exp),
         exp.chunks,
         f"{exp.title} ({len(exp.cells)} cells)",
-        lambda chunk: play_chunk(exp, chunk),
+        partial(play_chunk, exp),
         lambda chunk: chunk.label,
         progress,
+        adaptive_rounds(exp.out, exp.chunks, exp.precision),
+        backend,
     )
 
 
 def run_experiment(
     source: str | Path, out: str | Path | None = None, games: int | None = None,
     seed: int | None = None, progress: bool = True, feature: str | None = None,
-    events: bool = True,
+    events: bool = True, precision: float | None = None, precision_characters: bool = False,
 ) -> Path:  # fmt: skip
     """Plan and play an experiment into its run folder; return the folder."""
-    plan = plan_experiment(source, out, games, seed, feature, events=events)
+    plan = plan_experiment(
+        source, out, games, seed, feature, events=events, precision=precision,
+        precision_characters=precision_characters,
+    )  # fmt: skip
     return execute_experiment(plan, progress=progress)
 
 

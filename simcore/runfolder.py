@@ -37,6 +37,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from importlib import metadata
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -56,9 +57,11 @@ from simcore.api import (
     player_counts,
     safe_name,
 )
+from simcore.backend import Backend, LocalBackend
 from simcore.errors import UserError
 from simcore.event_rows import EVENTS, event_file, event_frame, event_problem, parquet_problem
 from simcore.event_rows import WRITE_OPTIONS as EVENT_WRITE_OPTIONS
+from simcore.precision import DEFAULT_CAP, Precision, check_precision, precision_rounds
 from simcore.rows import SEAT_DEFAULTS, SEAT_SCHEMA, seat_frame
 from simcore.theme import Theme, load_theme
 
@@ -103,6 +106,7 @@ class Study:
     chunks: list[Chunk]
     feature: str | None = None  # canonical "NAME" or "NAME=role" (simcore.api.check_feature)
     events: bool = True  # write each chunk's event file (simcore.event_rows)
+    precision: Precision | None = None  # adaptive: `games` is the cap (simcore.precision)
 
     @property
     def total_games(self) -> int:
@@ -113,7 +117,7 @@ def run_study(
     out: Path,
     theme: str | Path | Theme,
     players: Sequence[int],
-    games: int,
+    games: int | None,
     seed: int,
     strategy: Strategy = DEFAULT_STRATEGY,
     characters: Sequence[str] | None = None,
@@ -123,8 +127,14 @@ def run_study(
     feature: str | None = None,
     *,
     events: bool = True,
+    precision: float | None = None,
+    precision_characters: bool = False,
 ) -> Path:
     """Play `games` games for each player count into the run folder `out`; return `out`.
+    With `precision` (e.g. 0.005), play chunk by chunk until every 95% interval half-width
+    is under it (side win rates; with `precision_characters`, character-in-role effects
+    too), `games` (None: simcore.precision.DEFAULT_CAP) being the most per player count;
+    the manifest's "precision" entry says where it stopped (docs/precision.md).
 
     Rerunning with an identical request resumes (skips chunks already written); a different
     request on an existing non-empty folder raises RunFolderError. All input is validated
@@ -132,7 +142,7 @@ def run_study(
     """
     study = plan_study(
         out, theme, players, games, seed, strategy, characters, chunk_size, checked, feature,
-        events=events,
+        events=events, precision=precision, precision_characters=precision_characters,
     )  # fmt: skip
     return execute_study(study, progress=progress)
 
@@ -141,7 +151,7 @@ def plan_study(
     out: Path,
     theme: str | Path | Theme,
     players: Sequence[int],
-    games: int,
+    games: int | None,
     seed: int,
     strategy: Strategy = DEFAULT_STRATEGY,
     characters: Sequence[str] | None = None,
@@ -150,10 +160,14 @@ def plan_study(
     feature: str | None = None,
     *,
     events: bool = True,
+    precision: float | None = None,
+    precision_characters: bool = False,
 ) -> Study:
     """Validate a request against the theme, the presets and `out`, and plan its chunks.
     `feature` ("NAME" or "NAME=ROLE") puts that character in every game (simulate's).
     `events=False` writes no event files (`bangsim run --no-events`: about 5% faster).
+    `precision`: adaptive (see run_study); the chunks planned are those of `games` (the
+    cap), played round by round until precise.
 
     Writes nothing and needs no engine. Raises ValueError (ThemeError, RunFolderError
     included) with a one-line message.
@@ -161,7 +175,10 @@ def plan_study(
     out = Path(out)
     loaded = load_theme(theme)
     counts = player_counts(players if isinstance(players, int) else list(players), loaded)
+    if precision is not None and games is None:
+        games = DEFAULT_CAP
     check_games(games)
+    adaptive = check_precision(precision, precision_characters, games)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise ValueError(f"seed must be an integer in 0..2**63-1, got {seed!r}")
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
@@ -183,6 +200,7 @@ def plan_study(
             "checked": checked,
             "rules_version": limits.RULES_VERSION,
             **({} if events else {"events": False}),  # older requests lack it
+            **({"precision": adaptive.request()} if adaptive else {}),  # older requests lack it
         }
     )
     check_folder(out, request)
@@ -196,30 +214,50 @@ def plan_study(
             chunks.append(Chunk(config, n, i, game0, count, file))
     return Study(
         out, loaded, counts, games, seed, label, pool, chunk_size, checked, request, chunks,
-        feature, bool(events),
+        feature, bool(events), adaptive,
     )  # fmt: skip
 
 
-def execute_study(study: Study, progress: bool = True) -> Path:
-    """Play the chunks of `study` not yet in its folder, writing each as it completes."""
+def execute_study(study: Study, progress: bool = True, backend: Backend | None = None) -> Path:
+    """Play the chunks of `study` not yet in its folder, writing each as it completes;
+    `backend` (simcore.backend, default local) plays them."""
     return write_chunks(
         study.out,
         study.request,
         lambda: _new_manifest(study),
         study.chunks,
         f"{study.theme.id} {','.join(map(str, study.players))}p",
-        lambda chunk: play_chunk(study, chunk),
+        partial(play_chunk, study),
         lambda chunk: f"{chunk.players}p chunk {chunk.index}",
         progress,
+        adaptive_rounds(study.out, study.chunks, study.precision),
+        backend,
     )
 
 
-def write_chunks(out, request, new_manifest, chunks, desc, play, postfix, progress) -> Path:
+def adaptive_rounds(out: Path, chunks: Sequence[Any], precision: Precision | None):
+    """write_chunks' `rounds` for a study: None (every chunk) without a precision target."""
+    if precision is None:
+        return None
+    return lambda manifest: precision_rounds(out, chunks, precision, manifest)
+
+
+def write_chunks(
+    out, request, new_manifest, chunks, desc, play, postfix, progress, rounds=None, backend=None
+) -> Path:
     """The engine shared by `bangsim run` and `bangsim experiment`: under the folder lock,
     play every chunk not yet written (`play(chunk)` -> seat rows, or ChunkRows: seat and
     event rows), write each atomically (the event file first, the seat file, then the
     manifest) and rewrite the manifest after each (`new_manifest()` starts one), with a
-    progress bar (`desc`, `postfix(chunk)`). Chunks need `.file` and `.games`."""
+    progress bar (`desc`, `postfix(chunk)`). Chunks need `.file` and `.games`.
+
+    `rounds(manifest)`, when given, picks the chunks instead: an iterator of lists of
+    `chunks`, each list played and written before the next is asked for (adaptive
+    precision, `simcore.precision.precision_rounds`); without it, one round of them all.
+
+    `backend` (simcore.backend, default local) plays a round's chunks, `play` and the chunks
+    travelling by pickle; they arrive, and are written, in order."""
+    backend = backend or LocalBackend()
     out.mkdir(parents=True, exist_ok=True)
     with _locked(out):
         manifest = check_folder(out, request)  # again, under the lock
@@ -233,34 +271,38 @@ def write_chunks(out, request, new_manifest, chunks, desc, play, postfix, progre
 
         done = {c["file"]: c for c in manifest["chunks_done"] if _chunk_complete(out, c)}
         manifest["chunks_done"] = list(done.values())
-        todo = [c for c in chunks if c.file not in done]
-        total = sum(c.games for c in chunks)
         with tqdm(
-            total=total,
-            initial=total - sum(c.games for c in todo),
+            initial=sum(c.games for c in chunks if c.file in done),
             unit="games",
             unit_scale=True,
             disable=not progress,
             dynamic_ncols=True,
             desc=desc,
         ) as bar:
-            for chunk in todo:
-                bar.set_postfix_str(postfix(chunk), refresh=False)
+            for batch in [chunks] if rounds is None else rounds(manifest):
+                todo = [c for c in batch if c.file not in done]
+                bar.total = bar.n + sum(c.games for c in todo)
                 start = time.perf_counter()
-                rows = play(chunk)
-                seats, events = rows if isinstance(rows, ChunkRows) else (rows, None)
-                if events is not None:
-                    write_parquet_atomic(events, out / event_file(chunk.file), EVENT_WRITE_OPTIONS)
-                write_parquet_atomic(seats, out / chunk.file)
-                seconds = time.perf_counter() - start
-                record = _chunk_record(chunk, seconds)
-                if events is not None:
-                    record["events"] = event_file(chunk.file)
-                manifest["chunks_done"].append(record)
-                manifest["run_seconds"] = round(manifest.get("run_seconds", 0) + seconds, 3)
-                manifest["updated"] = _now()
-                _write_json_atomic(out / MANIFEST, manifest)
-                bar.update(chunk.games)
+                for chunk, rows in zip(todo, backend.map(play, todo), strict=True):
+                    bar.set_postfix_str(postfix(chunk), refresh=False)
+                    seats, events = rows if isinstance(rows, ChunkRows) else (rows, None)
+                    if events is not None:
+                        write_parquet_atomic(
+                            events, out / event_file(chunk.file), EVENT_WRITE_OPTIONS
+                        )
+                    write_parquet_atomic(seats, out / chunk.file)
+                    # wall time since the previous chunk was written (a backend may play
+                    # several at once): the chunks' seconds add up to the run's
+                    now = time.perf_counter()
+                    seconds, start = now - start, now
+                    record = _chunk_record(chunk, seconds)
+                    if events is not None:
+                        record["events"] = event_file(chunk.file)
+                    manifest["chunks_done"].append(record)
+                    manifest["run_seconds"] = round(manifest.get("run_seconds", 0) + seconds, 3)
+                    manifest["updated"] = _now()
+                    _write_json_atomic(out / MANIFEST, manifest)
+                    bar.update(chunk.games)
         order = {c.file: i for i, c in enumerate(chunks)}
         manifest["chunks_done"].sort(key=lambda c: order.get(c["file"], len(order)))
         manifest["complete"] = True

@@ -98,7 +98,28 @@ class Theme:
 
 def shipped_themes() -> list[str]:
     """Ids of the themes shipped in configs/themes/ (package data when installed), sorted."""
-    return sorted(p.name.removesuffix(".toml") for p in THEMES_DIR.iterdir() if _is_toml(p))
+    return shipped_names(THEMES_DIR)
+
+
+def shipped_names(folder: Traversable) -> list[str]:
+    """Names (file stems) of the TOML files shipped in a configs/ folder, sorted."""
+    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if _is_toml(p))
+
+
+def shipped_or_path(
+    source: str | Path, folder: Traversable, what: str, error: type[UserError]
+) -> Path:
+    """A shipped file's name ("default") -> its file in `folder`; a path (containing '/' or
+    ending in .toml, or a Path) stays a path. `error` naming the shipped ones if unknown."""
+    if not isinstance(source, str) or "/" in source or source.endswith(".toml"):
+        return Path(source)
+    path = folder / f"{source}.toml"
+    if not path.is_file():
+        raise error(
+            f"unknown {what} '{source}' (shipped: {', '.join(shipped_names(folder)) or 'none'}"
+            "; or give the path to a .toml file)"
+        )
+    return Path(str(path))
 
 
 def shipped_theme_file(theme_id: str) -> Traversable:
@@ -125,16 +146,21 @@ def load_theme(theme: str | Path | Theme) -> Theme:
         path = Path(theme)
         if not path.is_file():
             raise ThemeError(f"{path}: theme file not found")
+    return compile_theme(read_toml(path), path)
+
+
+def read_toml(path: Path | Traversable, error: type[UserError] = ThemeError) -> dict[str, Any]:
+    """A TOML file (a theme, a balance file) parsed; `error` with a one-line message for a
+    syntax error or a file that is not UTF-8 text."""
     try:
         with path.open("rb") as f:
-            raw = tomllib.load(f)
+            return tomllib.load(f)
     except tomllib.TOMLDecodeError as e:
-        raise ThemeError(f"{path.name}: TOML syntax error: {_one_line(str(e))}") from None
+        raise error(f"{path.name}: TOML syntax error: {_one_line(str(e))}") from None
     except UnicodeDecodeError as e:
-        raise ThemeError(
+        raise error(
             f"{path.name}: not UTF-8 text (byte {e.start}: {e.reason}); save it as UTF-8"
         ) from None
-    return compile_theme(raw, path)
 
 
 def compile_theme(raw: dict[str, Any], path: str | Path | Traversable | None = None) -> Theme:

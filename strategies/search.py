@@ -21,12 +21,14 @@ The state is saved after every generation; a rerun with the same request resumes
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import math
 import pickle
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +36,7 @@ import numpy as np
 from cmaes import CMAwM
 
 from reports.stats import paired_interval
+from simcore.backend import Backend, LocalBackend
 from simcore.engine import check_players, play_rows
 from simcore.runfolder import _write_atomic, theme_digest
 from simcore.theme import Theme, load_theme
@@ -163,15 +166,28 @@ def side_rates(
     role: int,
     candidates: int,
     games: int,
+    backend: Backend | None = None,
 ) -> np.ndarray:
     """Per game, 1.0 when `role`'s side won, for candidates rows len(W)-candidates.. of W,
-    each playing `role` on the same `games` deals: float64[candidates, games]."""
+    each playing `role` on the same `games` deals: float64[candidates, games]. The games
+    are played in `backend.workers` consecutive batches (one kernel call locally), each a
+    unit of work of `backend` (default local): the same winners however they are split."""
     first = len(W) - candidates
     rows = np.repeat(field_rows.reshape(1, 4), candidates * games, axis=0)
     rows[:, role] = first + np.repeat(np.arange(candidates), games)
     game_idx = np.tile(np.arange(games, dtype=np.int64), candidates)
-    winner, _ = play_rows(theme, players, seed, W, rows, game_idx)
+    backend = backend or LocalBackend()
+    ends = np.linspace(0, len(game_idx), backend.workers + 1).astype(np.int64)
+    batches = [(rows[a:b], game_idx[a:b]) for a, b in itertools.pairwise(ends) if b > a]
+    play = partial(_batch_winners, theme, players, seed, W)
+    winner = np.concatenate(list(backend.map(play, batches)))
     return (winner.reshape(candidates, games) == SIDE_OF[role]).astype(np.float64)
+
+
+def _batch_winners(theme: Theme, players: int, seed: int, W: np.ndarray, batch) -> np.ndarray:
+    """The winners of one batch (role rows, game indices) of a generation's games."""
+    winner, _ = play_rows(theme, players, seed, W, *batch)
+    return winner
 
 
 def new_optimizer(x0: np.ndarray, steps: np.ndarray, sigma0: float, seed: int, population: int):
@@ -221,9 +237,11 @@ def best_response(
     settings: Settings,
     out: Path | None = None,
     progress: Callable[[int, Generation, float], None] | None = None,
+    backend: Backend | None = None,
 ) -> BestResponse:
     """Search `settings.role`'s best response to the field; resume from `out` if it holds the
-    same request's saved state. progress(generations done, the last, best gain so far)."""
+    same request's saved state. progress(generations done, the last, best gain so far);
+    `backend` (simcore.backend, default local) plays the games, with the same results."""
     theme = load_theme(settings.theme)
     check_players(theme, settings.players)
     if settings.role not in ROLES:
@@ -250,8 +268,9 @@ def best_response(
         """Per game, 1.0 when the role's side won, for the baseline and each vector."""
         W = np.vstack([field.matrix, base, *vectors])
         return side_rates(
-            theme, settings.players, seed, W, field.role_preset, role, len(vectors) + 1, games
-        )
+            theme, settings.players, seed, W, field.role_preset, role, len(vectors) + 1, games,
+            backend,
+        )  # fmt: skip
 
     def score(points: list[np.ndarray], g: int) -> tuple[np.ndarray, Generation]:
         t0 = time.perf_counter()
@@ -369,11 +388,13 @@ def iterate(
     rounds: int = 3,
     br: dict[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
+    backend: Backend | None = None,
 ) -> tuple[np.ndarray, list[Step]]:
     """Iterated best response: cycle over the roles, replacing each role's parameters by its
     best response to the current field, until no role gains more than `threshold` in a
     round or `rounds` are done. Every best response keeps its state in its own folder under
-    `out`, so a rerun resumes. Returns the final matrix (one row per role) and the trail."""
+    `out`, so a rerun resumes (on either `backend`). Returns the final matrix (one row per
+    role) and the trail."""
     theme = load_theme(theme_id)
     check_players(theme, players)
     matrix = resolve_strategy(start, players, theme.id).matrix.copy()
@@ -395,7 +416,7 @@ def iterate(
             )
             if progress:
                 progress(f"{players}p round {r + 1}: {role}")
-            res = best_response(settings, field_file.parent)
+            res = best_response(settings, field_file.parent, backend=backend)
             replaced = res.gain > 0
             if replaced:
                 matrix[ROLES.index(role)] = res.vector
@@ -461,9 +482,11 @@ def exploitability(
     out: Path | None = None,
     br: dict[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
+    backend: Backend | None = None,
 ) -> Exploit:
     """Per role, a best response to `strategy` (every other seat plays it); the total sums
-    the gains, its interval from the roles' (independent deals) half-widths in quadrature."""
+    the gains, its interval from the roles' (independent deals) half-widths in quadrature.
+    `backend`: as best_response's."""
     theme = load_theme(theme_id)
     check_players(theme, players)
     results = []
@@ -471,7 +494,7 @@ def exploitability(
         if progress:
             progress(role)
         settings = Settings(theme_id, players, role, strategy, sub_seed(seed, role), **(br or {}))
-        results.append(best_response(settings, out / role if out else None))
+        results.append(best_response(settings, out / role if out else None, backend=backend))
     total = sum(r.gain for r in results)
     half = math.sqrt(sum(((r.gain_high - r.gain_low) / 2) ** 2 for r in results))
     return Exploit(strategy, theme.id, players, results, total, total - half, total + half)

@@ -15,6 +15,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -27,9 +28,11 @@ import pytest
 from typer.testing import CliRunner
 
 import reports.html
+import simcore.backend
 import simcore.cli
 from simcore import limits, runfolder
 from simcore.cli import app
+from simcore.errors import describe
 from simcore.runfolder import MANIFEST, SEATS, RunFolderError, chunk_problem
 from simcore.theme import ThemeError, load_theme, min_deck_size
 
@@ -575,6 +578,36 @@ def test_bad_seed(tmp_path):
     check("bad-seed", run_cli(tmp_path / "x", "--seed", "-1"))
 
 
+@pytest.mark.parametrize("value", ["0.5", "0", "-0.01", "nan", "inf"])
+def test_precision_out_of_range(tmp_path, value):
+    line = check("precision-out-of-range", run_cli(tmp_path / "x", "--precision", value))
+    assert value.lstrip("-") in line
+    result = cli("experiment", "leader_extra_life", "--precision", value, "--out", tmp_path / "y")
+    assert result.exit_code == 2 and "--precision must be a number between" in result.stderr
+    assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
+
+
+def test_precision_not_a_number(tmp_path):
+    check("precision-not-a-number", run_cli(tmp_path / "x", "--precision", "abc"))
+    assert not (tmp_path / "x").exists()
+
+
+def test_precision_cap_too_small(tmp_path):
+    # the row's message, then its "at least": one game more and the target is reachable
+    check("precision-cap-too-small", cli("run", "--precision", "0.05", "--games", "30",
+                                         "--out", tmp_path / "x"))  # fmt: skip
+    result = cli("run", "--precision", "0.05", "--games", "34", "--out", tmp_path / "x")
+    assert result.exit_code == 2 and "give --games at least 35" in result.stderr
+    assert not (tmp_path / "x").exists()
+    result = cli("run", *RUN, "--precision", "0.05", "--out", tmp_path / "x")  # 35 games
+    assert result.exit_code == 0, result.output
+
+
+def test_precision_characters_alone(tmp_path):
+    check("precision-characters-alone", run_cli(tmp_path / "x", "--precision-characters"))
+    assert not (tmp_path / "x").exists()
+
+
 def test_unknown_character(tmp_path):
     names = "Bart Casidy,Jourdonnais,Kit Carlson,Willy the Kid"
     check("unknown-character", run_cli(tmp_path / "x", "--characters", names))
@@ -616,6 +649,78 @@ def test_abilities_unknown_role(tmp_path):
     assert "unknown role 'sheriffs' (roles: leader (Sheriff), deputy (Deputy)" in line
     line = check("abilities-unknown-role", cli("abilities", "--players", "4", "--role", "deputy"))
     assert line == "error: --role: no deputy at 4 players in theme 'classic'"
+
+
+# --- backends (simcore.backend) -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["run", "experiment", "tune", "exploit", "abilities"])
+def test_backend_unknown(tmp_path, monkeypatch, command):
+    monkeypatch.chdir(tmp_path)
+    args = {"run": RUN + ["--out", "r"], "experiment": ["default", "--games", "10"]}
+    check("backend-unknown", cli(command, *args.get(command, []), "--backend", "spark"))
+    assert not (tmp_path / "r").exists()
+
+
+def test_backend_address_local(tmp_path):
+    result = run_cli(tmp_path / "r", "--address", "127.0.0.1:6379")
+    check("backend-address-local", result)
+
+
+def test_ray_missing(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` raises ImportError
+    check("ray-missing", run_cli(tmp_path / "r", "--backend", "ray"))
+
+
+def test_ray_bad_address(tmp_path):
+    pytest.importorskip("ray")
+    check("ray-bad-address", run_cli(tmp_path / "r", "--backend", "ray", "--address", "head"))
+
+
+def test_ray_unreachable(tmp_path):
+    pytest.importorskip("ray")
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    result = run_cli(tmp_path / "r", "--backend", "ray", "--address", f"127.0.0.1:{port}")
+    line = check("ray-unreachable", result)
+    assert f"127.0.0.1:{port} (Connection refused)" in line
+
+
+def test_ray_join_failed(tmp_path, monkeypatch):
+    ray = pytest.importorskip("ray")
+
+    def refuse(**kwargs):
+        raise ConnectionError("Could not find any running Ray instance")
+
+    monkeypatch.setattr(ray, "init", refuse)
+    line = check("ray-join-failed", run_cli(tmp_path / "r", "--backend", "ray"))
+    assert "a local instance (Could not find any running Ray instance); every node" in line
+
+
+@pytest.fixture(scope="module")
+def ray_instance():
+    """A local Ray instance of 2 CPUs for the tests that need a running cluster."""
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield ray
+    ray.shutdown()
+
+
+def test_ray_other_version(ray_instance, tmp_path, monkeypatch):
+    """The node checks the stamp the command sends with every task."""
+    monkeypatch.setattr(simcore.backend, "version_stamp", lambda: ("0.0.1", 0))
+    line = check("ray-other-version", run_cli(tmp_path / "r", "--backend", "ray"))
+    assert "this one bangsim 0.0.1 (rules version 0)" in line
+    assert json.loads((tmp_path / "r" / MANIFEST).read_text())["chunks_done"] == []
+
+
+def test_ray_task_lost(ray_instance):
+    """A worker that dies (here: every try of the task) is the cluster's failure, exit 1."""
+    with simcore.backend.RayBackend() as backend, pytest.raises(ConnectionError) as e:
+        list(backend.map(os._exit, [1]))
+    line, code = describe(e.value, resumable=True)
+    check("ray-task-lost", code=code, stderr=line)
 
 
 @pytest.mark.parametrize(
@@ -749,3 +854,183 @@ def test_debug(tmp_path, monkeypatch):
     assert result.exit_code == 1 and isinstance(result.exception, TypeError)
     result = cli("run", *RUN, "--out", tmp_path / "y")  # --debug does not stick
     assert result.exit_code == 70
+
+
+# --- balance files ------------------------------------------------------------------------
+
+BALANCE_TARGETS = '"5" = { leader = 0.5 }'
+BALANCE_KNOBS = "rules.leader_extra_life = [0, 1, 2]"
+
+
+def balance(tmp_path, head="", search="", targets=BALANCE_TARGETS, knobs=BALANCE_KNOBS, *extra):
+    """`bangsim balance` of a file with these sections (each left out when empty); nothing
+    may be written."""
+    parts = [f"[{name}]\n{text}" for name, text in (("balance", head), ("search", search),
+             ("targets", targets), ("knobs", knobs)) if text]  # fmt: skip
+    source = write(tmp_path, "bal.toml", "\n".join(parts) + "\n")
+    result = cli("balance", source, "--out", tmp_path / "runs" / "x", "--no-progress", *extra)
+    assert not (tmp_path / "runs").exists()
+    return result
+
+
+def test_balance_unknown_name(tmp_path):
+    line = check("balance-unknown-name", cli("balance", "nosuch", "--out", tmp_path / "x"))
+    assert "classic_5p" in line
+
+
+def test_balance_file_missing(tmp_path):
+    check("balance-file-missing", cli("balance", "missing/b.toml", "--out", tmp_path / "x"))
+
+
+def test_balance_unknown_section(tmp_path):
+    check("balance-unknown-section", balance(tmp_path, knobs=BALANCE_KNOBS + "\n[target]\nx = 1"))
+
+
+def test_balance_section_not_table(tmp_path):
+    source = write(tmp_path, "bal.toml", "search = 3\n")
+    check("balance-section-not-table", cli("balance", source, "--out", tmp_path / "x"))
+    # a balance file is read like a theme file: theme-syntax's and theme-not-utf8's lines
+    write(tmp_path, "bal.toml", "[balance\n")
+    check("theme-syntax", cli("balance", source, "--out", tmp_path / "x"))
+    source.write_bytes(b'[balance]\ntitle = "caf\xe9"\n')
+    check("theme-not-utf8", cli("balance", source, "--out", tmp_path / "x"))
+
+
+def test_balance_unknown_key(tmp_path):
+    check("balance-unknown-key", balance(tmp_path, head="player = 5"))
+    assert "search.games: unknown key" in balance(tmp_path, search="games = 5").stderr
+
+
+def test_balance_not_text(tmp_path):
+    check("balance-not-text", balance(tmp_path, head="title = 3"))
+
+
+def test_balance_bad_seed(tmp_path):
+    check("balance-bad-seed", balance(tmp_path, head="seed = -1"))
+    check("balance-bad-seed", balance(tmp_path, "", "", BALANCE_TARGETS, BALANCE_KNOBS,
+                                      "--seed", "-1"))  # fmt: skip
+
+
+def test_balance_unknown_theme(tmp_path):
+    check("balance-unknown-theme", balance(tmp_path, head='themes = ["nosuch"]'))
+
+
+def test_balance_players(tmp_path):
+    check("balance-players", balance(tmp_path, head="players = [9]"))
+
+
+def test_balance_players_no_table(tmp_path):
+    write(tmp_path, "t.toml", theme_text(cards=40, counts=(4, 7)))
+    line = check("balance-players-no-table", balance(tmp_path, head='themes = ["t.toml"]'))
+    assert "(supported: 4, 7)" in line
+
+
+def test_balance_unknown_strategy(tmp_path):
+    check("balance-unknown-strategy", balance(tmp_path, head='strategy = "nosuchbot"'))
+
+
+def test_balance_bad_budget(tmp_path):
+    check("balance-bad-budget", balance(tmp_path, search="generations = 0"))
+    assert "search.games_min must be" in balance(tmp_path, search="games_min = 1.5").stderr
+
+
+def test_balance_bad_sigma(tmp_path):
+    check("balance-bad-sigma", balance(tmp_path, search="sigma0 = 2"))
+
+
+def test_balance_games_max_below_min(tmp_path):
+    check("balance-games-max-below-min", balance(tmp_path, search="games_max = 100"))
+
+
+def test_balance_no_targets(tmp_path):
+    check("balance-no-targets", balance(tmp_path, targets=""))
+
+
+def test_balance_target_players(tmp_path):
+    check("balance-target-players", balance(tmp_path, targets='"6" = { leader = 0.5 }'))
+
+
+def test_balance_target_not_table(tmp_path):
+    check("balance-target-not-table", balance(tmp_path, targets='"5" = 0.5'))
+
+
+def test_balance_unknown_side(tmp_path):
+    check("balance-unknown-side", balance(tmp_path, targets='"5" = { sheriff = 0.5 }'))
+
+
+def test_balance_target_unreachable(tmp_path):
+    check("balance-target-unreachable", balance(tmp_path, targets='"5" = { leader = 1.2 }'))
+    assert "unreachable target 0" in balance(tmp_path, targets='"5" = { outlaw = 0 }').stderr
+
+
+def test_balance_targets_contradictory(tmp_path):
+    text = '"5" = { leader = 0.5, outlaw = 0.4, renegade = 0.2 }'
+    check("balance-targets-contradictory", balance(tmp_path, targets=text))
+    line = balance(tmp_path, targets='"5" = { leader = 0.7, outlaw = 0.4 }').stderr
+    assert "sum to 1.100" in line and "(at most 1)" in line
+
+
+def test_balance_band_shape(tmp_path):
+    check("balance-band-shape", balance(tmp_path, targets="characters = 0.03"))
+
+
+def test_balance_band_unreachable(tmp_path):
+    check("balance-band-unreachable", balance(tmp_path, targets="characters = { within = 0 }"))
+
+
+def test_balance_no_knobs(tmp_path):
+    check("balance-no-knobs", balance(tmp_path, knobs=""))
+
+
+def test_balance_knob_empty_table(tmp_path):
+    check("balance-knob-empty-table", balance(tmp_path, knobs="rules = {}"))
+
+
+def test_balance_knob_not_values(tmp_path):
+    check("balance-knob-not-values", balance(tmp_path, knobs="rules.leader_extra_life = 2"))
+
+
+def test_balance_knob_range(tmp_path):
+    text = 'cards."Missed!".extra_copies = "4..-4"'
+    check("balance-knob-range", balance(tmp_path, knobs=text))
+
+
+def test_balance_knob_shape(tmp_path):
+    check("balance-knob-shape", balance(tmp_path, knobs='characters."Paul Regret" = [3, 4]'))
+
+
+def test_balance_knob_twice(tmp_path):
+    check("balance-knob-twice", balance(tmp_path, knobs="rules.leader_extra_life = [0, 0]"))
+
+
+def test_balance_knob_nothing_to_move(tmp_path):
+    text = "rules.leader_extra_life = [1]"
+    check("balance-knob-nothing-to-move", balance(tmp_path, knobs=text))
+
+
+def test_balance_knob_themes_differ(tmp_path):
+    write(tmp_path, "a.toml", theme_text(cards=40, counts=(5,), theme_id="a"))
+    write(tmp_path, "b.toml", theme_text(cards=41, counts=(5,), theme_id="b"))
+    result = balance(tmp_path, head='themes = ["a.toml", "b.toml"]',
+                     knobs='cards."BANG!".copies = [["2S", "3S"]]')  # fmt: skip
+    check("balance-knob-themes-differ", result)
+
+
+def test_balance_knob_path(tmp_path):
+    check("balance-knob-path", balance(tmp_path, knobs="rules.leader_extra_lif = [0, 1]"))
+
+
+def test_balance_knob_name(tmp_path):
+    check("balance-knob-name", balance(tmp_path, knobs='cards."Missd!".extra_copies = [0, 1]'))
+
+
+def test_balance_other_search(tmp_path):
+    # a finished one-round search, then the same folder asked with another seed
+    source = write(tmp_path, "bal.toml", f"[search]\ngenerations = 1\ngames_min = 32\n"
+                   f"games_max = 32\nfinal_games = 100\n[targets]\n{BALANCE_TARGETS}\n"
+                   f"[knobs]\n{BALANCE_KNOBS}\n")  # fmt: skip
+    out = tmp_path / "out"
+    assert cli("balance", source, "--out", out, "--no-progress").exit_code == 0
+    before = snapshot(out)
+    check("balance-other-search", cli("balance", source, "--out", out, "--seed", "2"))
+    assert snapshot(out) == before

@@ -24,6 +24,7 @@ from strategies.params import N_PARAMS
 ROOT = Path(__file__).resolve().parent.parent
 THEMES = sorted(p.stem for p in (ROOT / "configs" / "themes").glob("*.toml"))
 EXPERIMENTS = sorted(p.stem for p in (ROOT / "configs" / "experiments").glob("*.toml"))
+BALANCE = sorted(p.stem for p in (ROOT / "configs" / "balance").glob("*.toml"))
 PRESETS = sorted(
     k for k in tomllib.loads((ROOT / "strategies/presets.toml").read_text()) if k != "defaults"
 )
@@ -37,6 +38,7 @@ PROBE = textwrap.dedent(
     from pathlib import Path
 
     import reports, simcore, simcore.configs, strategies
+    from simcore.balance import read_problem, shipped_balance
     from simcore.experiment import EXPERIMENTS_DIR, plan_experiment, shipped_experiments
     from simcore.theme import THEMES_DIR, load_theme, shipped_themes
     from strategies.presets import PRESETS_FILE, THEMED_DIR, load_presets, resolve_strategy
@@ -60,6 +62,8 @@ PROBE = textwrap.dedent(
         "experiments": shipped_experiments(),
         "cells": {},
         "experiment_files": {},
+        "balance": shipped_balance(),
+        "balance_files": {n: str(read_problem(n).source) for n in shipped_balance()},
     }
     for name in shipped_experiments():
         plan = plan_experiment(name, runs / name)  # validates every cell, writes nothing
@@ -112,6 +116,7 @@ def test_wheel_holds_every_shipped_file_verbatim(wheel):
             f"simcore/configs/experiments/{e}.toml": f"configs/experiments/{e}.toml"
             for e in EXPERIMENTS
         },
+        **{f"simcore/configs/balance/{b}.toml": f"configs/balance/{b}.toml" for b in BALANCE},
         "strategies/presets.toml": "strategies/presets.toml",
         **{f"strategies/tuned/{t}.toml": f"strategies/tuned/{t}.toml" for t in TUNED},
         **{
@@ -155,7 +160,7 @@ def test_installed_copy_finds_every_theme_preset_and_experiment(wheel, tmp_path)
     site_text = str(site.resolve())
     for path in [*found["files"], *found["theme_files"].values()]:
         assert path.startswith(site_text), f"{path} is not the wheel's copy (in {site_text})"
-    for path in found["experiment_files"].values():
+    for path in [*found["experiment_files"].values(), *found["balance_files"].values()]:
         assert path.startswith(site_text), path
 
     assert found["themes"] == THEMES
@@ -166,6 +171,7 @@ def test_installed_copy_finds_every_theme_preset_and_experiment(wheel, tmp_path)
     assert found["tuned"] == TUNED and "classic" in TUNED  # `tuned`: for every theme
     assert all(shape == [4, N_PARAMS] for shape in found["tuned_shape"].values())
     assert found["experiments"] == EXPERIMENTS
+    assert found["balance"] == BALANCE and "classic_5p" in BALANCE
     assert all(n > 0 for n in found["cells"].values()), found["cells"]
     assert found["export_classic"] == [0, (ROOT / "configs/themes/classic.toml").read_text()]
     code, stderr = found["unknown_experiment"]
