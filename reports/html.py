@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import base64
 import math
-import os
-import tempfile
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,6 +19,7 @@ from typing import Any
 import jinja2
 
 from reports import charts
+from simcore.atomic import write_atomic
 
 PAGE = "index.html"
 
@@ -45,23 +44,6 @@ class Chart:
 def chart(name: str, alt: str, fig) -> Chart:
     """Render a matplotlib figure into a Chart."""
     return Chart(name, alt, charts.png(fig))
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write `data` to `path` via a temporary file in the same folder and os.replace.
-    An OSError without a file name gets `path`, so its one-line message names it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, 0o644)  # mkstemp makes it owner-only; a report is for sharing
-        os.replace(tmp, path)
-    except BaseException as e:
-        Path(tmp).unlink(missing_ok=True)
-        if isinstance(e, OSError) and e.errno is not None and e.filename in (None, tmp):
-            e.filename, e.filename2 = str(path), None
-        raise
 
 
 def write_files(files: dict[Path, bytes]) -> list[Path]:

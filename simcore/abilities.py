@@ -39,6 +39,7 @@ from simcore.api import (
     check_strategy,
     player_counts,
 )
+from simcore.atomic import write_atomic
 from simcore.backend import Backend, LocalBackend
 from simcore.theme import Theme, load_theme
 from simcore.vocab import ROLES
@@ -226,8 +227,6 @@ def _check_paired(a: Any, b: Any, name: str) -> None:
 def write_abilities(table: pl.DataFrame, out: Path) -> list[Path]:
     """Merge `table` into out/abilities.json (rows with the same KEY replaced, others kept)
     and write out/abilities.csv beside it; both atomically. Returns the two paths."""
-    from simcore.runfolder import _write_atomic
-
     out = Path(out)
     old = read_abilities(out)
     if old is not None:
@@ -240,9 +239,8 @@ def write_abilities(table: pl.DataFrame, out: Path) -> list[Path]:
     rows = table.with_columns(pl.selectors.float().fill_nan(None)).to_dicts()
     text = json.dumps({"format": 1, "rows": rows}, ensure_ascii=False, indent=1) + "\n"
     paths = [out / ABILITIES_FILE, out / ABILITIES_CSV]
-    _write_atomic(paths[0], lambda f: f.write(text.encode()))
-    csv = table.write_csv().encode()
-    _write_atomic(paths[1], lambda f: f.write(csv))
+    write_atomic(paths[0], text.encode())
+    write_atomic(paths[1], table.write_csv().encode())
     return paths
 
 

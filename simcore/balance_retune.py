@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from reports.html import write_atomic
+from simcore.atomic import write_atomic
 from simcore.backend import Backend, LocalBackend
 from simcore.balance import Problem
 from simcore.balance_search import (

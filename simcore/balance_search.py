@@ -34,7 +34,6 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import pickle
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
@@ -43,15 +42,14 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from reports.html import write_atomic
 from reports.stats import paired_interval, wilson_interval
+from simcore.atomic import write_atomic
 from simcore.balance import Problem, theme_toml
 from simcore.engine import play_games
-from simcore.runfolder import RunFolderError
 from simcore.theme import Theme
 from simcore.vocab import ROLES, WINNERS
 from strategies.presets import Strategy
-from strategies.search import _games_for, cma_search, new_optimizer, sub_seed
+from strategies.search import cma_search, games_for, load_state, new_optimizer, save_state, sub_seed
 
 STATE = "balance_state.pkl"
 RESULT = "result.json"
@@ -273,7 +271,7 @@ def play_round(
     deals (INFEASIBLE for one that does not compile) and the round's record."""
     t0 = time.perf_counter()
     g = len(state.trail)
-    games = _games_for(problem.budget, g)  # the same schedule as a best response's
+    games = games_for(problem.budget, g)  # the same schedule as a best response's
     front = front_of(problem, pooled(problem, state))
     variants = list(dict.fromkeys([*candidates, *front]))
     played = play_variants(problem, variants, sub_seed(problem.seed, "round", g), games, map_fn)
@@ -302,6 +300,12 @@ def play_round(
     return np.array([now.get(v, INFEASIBLE) for v in candidates]), record
 
 
+def saved_state(out: Path | None, problem: Problem) -> State | None:
+    """The state of this problem's search saved in `out`, or None; RunFolderError when `out`
+    holds another problem's."""
+    return load_state(out, problem.digest(), STATE, "file, seed or theme")
+
+
 def search(
     problem: Problem,
     out: Path | None,
@@ -310,7 +314,7 @@ def search(
 ) -> State:
     """Run (or resume from `out`) the rounds of the search; returns the state, whose archive
     holds every variant played. progress(state) after every round."""
-    state = load_state(out, problem.digest())
+    state = saved_state(out, problem)
     knobs = problem.knobs
     exhaustive = space_size(problem) <= EXHAUSTIVE_MAX
     steps = np.array([1.0 / (len(k.values) - 1) for k in knobs])  # index -> unit cube
@@ -329,7 +333,7 @@ def search(
     def done_round(holder: dict | None = None) -> None:
         if holder is not None:
             state.opt = holder["opt"]
-        save_state(out, state)
+        save_state(out, state, STATE)
         if progress:
             progress(state)
 
@@ -357,24 +361,6 @@ def search(
 
 
 # --- the answer -----------------------------------------------------------------------------
-
-
-def load_state(out: Path | None, digest: str) -> State | None:
-    if out is None or not (out / STATE).is_file():
-        return None
-    with open(out / STATE, "rb") as f:
-        state = pickle.load(f)
-    if not isinstance(state, State) or state.digest != digest:
-        raise RunFolderError(
-            f"{out} holds another balance search ({STATE} was made by a different file, seed "
-            "or theme); choose another --out or delete that folder"
-        )
-    return state
-
-
-def save_state(out: Path | None, state: State) -> None:
-    if out is not None:
-        write_atomic(out / STATE, pickle.dumps(state))
 
 
 @dataclass
@@ -462,7 +448,7 @@ def measure(problem: Problem, state: State, out: Path | None, map_fn: MapFn = ma
     if state.final is None or list(state.final) != front:
         state.final = play_variants(problem, front, sub_seed(problem.seed, "final"), n, map_fn)
         state.seconds += time.perf_counter() - t0
-        save_state(out, state)
+        save_state(out, state, STATE)
     final = state.final
     tallies = {v: tallies_of(problem, final[v]) for v in front}
     point = np.array([distance(problem, tallies[v]) for v in front])

@@ -1044,7 +1044,7 @@ def tune(
     """
     from tqdm.auto import tqdm
 
-    from simcore.runfolder import _write_atomic
+    from simcore.atomic import write_atomic
     from simcore.theme import load_theme
     from strategies.presets import preset_toml, resolve_strategy
     from strategies.search import Settings, best_response, iterate
@@ -1060,7 +1060,7 @@ def tune(
     backend = open_backend(ctx, backend_name, address)
 
     def save(path: Path, text: str) -> None:
-        _write_atomic(path, lambda f: f.write(text.encode()))
+        write_atomic(path, text.encode())
 
     if role is not None:
         if role not in ROLES:
@@ -1265,8 +1265,8 @@ def balance(
     from reports.balance import answer_lines, write_balance_page
     from simcore.balance import read_problem
     from simcore.balance_search import (
-        load_state,
         measure,
+        saved_state,
         search,
         write_result,
         write_variants,
@@ -1280,7 +1280,7 @@ def balance(
         fail(str(e))
     folder = out or Path("runs") / "balance" / problem.source.stem
     check_writable(folder)
-    load_state(folder, problem.digest())  # another search's folder: one line before any bar
+    saved_state(folder, problem)  # another search's folder: one line before any bar
     backend = open_backend(ctx, backend_name, address)
     bar = tqdm(total=problem.budget.generations, desc="balance", unit="round", disable=not progress)
 

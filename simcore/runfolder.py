@@ -57,6 +57,7 @@ from simcore.api import (
     player_counts,
     safe_name,
 )
+from simcore.atomic import write_atomic
 from simcore.backend import Backend, LocalBackend
 from simcore.errors import UserError
 from simcore.event_rows import EVENTS, event_file, event_frame, event_problem, parquet_problem
@@ -572,7 +573,7 @@ def write_parquet_atomic(
     buffer = io.BytesIO()
     frame.write_parquet(buffer, **(options or {}))
     data = buffer.getbuffer()
-    _write_atomic(path, lambda f: f.write(data))
+    write_atomic(path, data)
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -621,7 +622,7 @@ def _chunk_record(chunk: Any, seconds: float) -> dict[str, Any]:
 
 
 def _write_json_atomic(path: Path, data: dict[str, Any]) -> None:
-    _write_atomic(path, lambda f: f.write(_manifest_text(data).encode()))
+    write_atomic(path, _manifest_text(data).encode())
 
 
 def _manifest_text(data: dict[str, Any]) -> str:
@@ -631,39 +632,6 @@ def _manifest_text(data: dict[str, Any]) -> str:
     text = json.dumps({**data, "chunks_done": placeholder}, indent=2, ensure_ascii=False)
     lines = ",\n".join(f"    {json.dumps(c, ensure_ascii=False)}" for c in chunks)
     return text.replace(f'"{placeholder}"', f"[\n{lines}\n  ]" if chunks else "[]") + "\n"
-
-
-def _write_atomic(path: Path, write: Any) -> None:
-    """write(binary file) to a temp file beside `path`, fsync, then rename it over `path`.
-    Whatever fails, the temp file is removed and `path` is unchanged; an OSError without a
-    file name gets `path` (so its one-line message names it)."""
-    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(temp, "wb") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(temp, path)
-    except OSError as e:
-        if e.errno is not None and (e.filename is None or Path(e.filename) == temp):
-            e.filename, e.filename2 = str(path), None
-        raise
-    finally:
-        temp.unlink(missing_ok=True)
-    _fsync_dir(path.parent)
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass  # not every filesystem syncs directories; the rename is still atomic
-    finally:
-        os.close(fd)
 
 
 def _remove_stale_temp_files(out: Path) -> None:

@@ -36,9 +36,10 @@ import numpy as np
 from cmaes import CMAwM
 
 from reports.stats import paired_interval
+from simcore.atomic import write_atomic
 from simcore.backend import Backend, LocalBackend
 from simcore.engine import check_players, play_rows
-from simcore.runfolder import _write_atomic, theme_digest
+from simcore.runfolder import RunFolderError, theme_digest
 from simcore.theme import Theme, load_theme
 from simcore.vocab import R_DEPUTY, R_LEADER, R_OUTLAW, R_RENEGADE, ROLES
 from strategies.params import KEYS, REAL, SEARCHED, param_index
@@ -253,7 +254,7 @@ def best_response(
     space = Space.full()
     base = field.matrix[role].copy()
     digest = settings.digest(theme, field.matrix)
-    state = _load_state(out, digest)
+    state = load_state(out, digest)
     if state is None:
         opt = new_optimizer(
             space.encode(base),
@@ -274,7 +275,7 @@ def best_response(
 
     def score(points: list[np.ndarray], g: int) -> tuple[np.ndarray, Generation]:
         t0 = time.perf_counter()
-        games = _games_for(settings, g)
+        games = games_for(settings, g)
         won = rates(
             [space.decode(x, base) for x in points], sub_seed(settings.seed, "gen", g), games
         )
@@ -291,7 +292,7 @@ def best_response(
         return r[1:], gen
 
     mean = cma_search(
-        state, score, settings.generations, settings.seed, lambda st: _save_state(out, st), progress
+        state, score, settings.generations, settings.seed, lambda st: save_state(out, st), progress
     )
     t0 = time.perf_counter()
     answer = space.decode(mean, base)
@@ -318,7 +319,7 @@ def best_response(
     return result
 
 
-def _games_for(settings: Settings, generation: int) -> int:
+def games_for(settings: Settings, generation: int) -> int:
     """Games per candidate in a generation: games_min, rising geometrically to games_max at
     the last generation, in whole blocks of 32."""
     last = max(1, settings.generations - 1)
@@ -327,31 +328,29 @@ def _games_for(settings: Settings, generation: int) -> int:
     return max(32, int(math.ceil(games / 32)) * 32)
 
 
-def _load_state(out: Path | None, digest: str) -> dict | None:
-    if out is None or not (out / STATE).is_file():
+def load_state(out: Path | None, digest: str, name: str = STATE, made_by: str = "request"):
+    """The search state pickled in out/name (a best response's, a balance search's), or None
+    if there is none; RunFolderError if another `made_by` (its digest differs) made it."""
+    if out is None or not (out / name).is_file():
         return None
-    with open(out / STATE, "rb") as f:
+    with open(out / name, "rb") as f:
         state = pickle.load(f)
-    if state.get("digest") != digest:
-        raise ValueError(
-            f"{out} holds another search ({STATE} was made by a different request); "
-            "choose another --out or delete it"
+    found = state.get("digest") if isinstance(state, dict) else getattr(state, "digest", None)
+    if found != digest:
+        raise RunFolderError(
+            f"{out} holds another search ({name} was made by a different {made_by}); "
+            "choose another --out or delete that folder"
         )
     return state
 
 
-def _save_state(out: Path | None, state: dict) -> None:
+def save_state(out: Path | None, state: Any, name: str = STATE) -> None:
     if out is not None:
-        _write_bytes(out / STATE, pickle.dumps(state))
-
-
-def _write_bytes(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    _write_atomic(path, lambda f: f.write(data))
+        write_atomic(out / name, pickle.dumps(state))
 
 
 def _write_text(path: Path, text: str) -> None:
-    _write_bytes(path, text.encode())
+    write_atomic(path, text.encode())
 
 
 # --- iterated best response and exploitability ------------------------------------------------

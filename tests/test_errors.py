@@ -19,7 +19,6 @@ import socket
 import subprocess
 import sys
 import time
-import types
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,10 +26,9 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-import reports.html
 import simcore.backend
 import simcore.cli
-from simcore import limits, runfolder
+from simcore import atomic, limits, runfolder
 from simcore.cli import app
 from simcore.errors import describe
 from simcore.runfolder import MANIFEST, SEATS, RunFolderError, chunk_problem
@@ -187,15 +185,15 @@ def theme_text(cards: int, counts=(4, 7), theme_id: str = "tiny") -> str:
     return "\n".join(lines).replace("'", '"') + "\n"
 
 
-class HalfThenFull:
-    """A binary file whose write() puts down half the bytes, then the disk is full."""
+class HalfThenFail:
+    """A binary file whose write() puts down half the bytes, then raises `error`."""
 
-    def __init__(self, f):
-        self.f = f
+    def __init__(self, f, error: OSError):
+        self.f, self.error = f, error
 
     def write(self, data):
         self.f.write(bytes(data)[: len(data) // 2])
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        raise self.error
 
     def __getattr__(self, name):
         return getattr(self.f, name)
@@ -240,7 +238,7 @@ def test_out_no_permission(tmp_path, monkeypatch):
 
 
 def fail_on(path_part: str, error: OSError, after: int = 0):
-    """A stand-in for `open` in simcore.runfolder: the (after+1)-th temp file whose name
+    """A stand-in for `open` in simcore.atomic: the (after+1)-th temp file whose name
     contains path_part fails to be written with `error` after half its bytes."""
     seen = []
 
@@ -249,13 +247,7 @@ def fail_on(path_part: str, error: OSError, after: int = 0):
         if path_part in Path(path).name and "w" in mode:
             seen.append(path)
             if len(seen) == after + 1:
-
-                class Failing(HalfThenFull):
-                    def write(self, data):
-                        self.f.write(bytes(data)[: len(data) // 2])
-                        raise error
-
-                return Failing(f)
+                return HalfThenFail(f, error)
         return f
 
     return fake_open
@@ -263,7 +255,7 @@ def fail_on(path_part: str, error: OSError, after: int = 0):
 
 def test_write_permission_denied(tmp_path, monkeypatch):
     denied = OSError(errno.EACCES, os.strerror(errno.EACCES))
-    monkeypatch.setattr(runfolder, "open", fail_on("-00001.parquet", denied), raising=False)
+    monkeypatch.setattr(atomic, "open", fail_on("-00001.parquet", denied), raising=False)
     out = tmp_path / "r"
     line = check("write-permission-denied", run_cli(out))
     assert line.startswith(f"error: {event_file(chunk(out, 1))}: ")  # a chunk's first file
@@ -292,7 +284,7 @@ def test_disk_full_run(tmp_path, monkeypatch, base, where):
     full = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
     # the 3rd chunk, or the manifest rewrite after the 2nd chunk (session, chunk 0, chunk 1)
     writer = fail_on("-00002.parquet", full) if where == "chunk" else fail_on(MANIFEST, full, 2)
-    monkeypatch.setattr(runfolder, "open", writer, raising=False)
+    monkeypatch.setattr(atomic, "open", writer, raising=False)
     out = tmp_path / "r"
     line = check("disk-full-run", run_cli(out))
     failed = event_file(chunk(out, 2)) if where == "chunk" else out / MANIFEST
@@ -310,16 +302,9 @@ def test_disk_full_run(tmp_path, monkeypatch, base, where):
 
 @pytest.mark.parametrize("fmt", ["html", "csv", "json"])
 def test_disk_full_report(run, monkeypatch, fmt):
-    full_os = types.SimpleNamespace(**vars(os))
-    opened = []
-
-    def fdopen(fd, mode="r", *args, **kwargs):
-        f = os.fdopen(fd, mode, *args, **kwargs)
-        opened.append(f)
-        return HalfThenFull(f) if len(opened) == 3 else f  # the third file of the report
-
-    full_os.fdopen = fdopen
-    monkeypatch.setattr(reports.html, "os", full_os)
+    full = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    # the third file of the report
+    monkeypatch.setattr(atomic, "open", fail_on("", full, 2), raising=False)
     line = check("disk-full-report", cli("report", run, "--format", fmt))
     assert line.startswith(f"error: {run / 'report'}/")
     assert not (run / "report").exists()  # the files it had written are removed again

@@ -16,6 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from simcore import runfolder, vocab
+from simcore.atomic import write_atomic
 from simcore.cli import app
 from simcore.rows import SEAT_SCHEMA, seat_frame
 from simcore.runfolder import (
@@ -220,15 +221,15 @@ def test_folder_checks(tmp_path):
         check_folder(tmp_path / "broken", request)
 
 
-def test_failed_write_leaves_no_file(tmp_path):
+def test_failed_write_leaves_no_file(tmp_path, monkeypatch):
     target = tmp_path / "x.parquet"
 
-    def half_then_crash(f):
-        f.write(b"PAR1 and then")
+    def crash(fd):
         raise OSError("disk full")
 
+    monkeypatch.setattr("simcore.atomic.os.fsync", crash)
     with pytest.raises(OSError, match="disk full"):
-        runfolder._write_atomic(target, half_then_crash)
+        write_atomic(target, b"PAR1 and then")
     assert list(tmp_path.iterdir()) == []
 
 

@@ -103,7 +103,7 @@ def test_another_request_in_the_same_folder_is_refused(crippled, tmp_path):
 
 def test_games_per_candidate_rise_to_the_maximum():
     s = small("smart", generations=5, games_min=100, games_max=1600)
-    games = [search._games_for(s, g) for g in range(5)]
+    games = [search.games_for(s, g) for g in range(5)]
     assert games == sorted(games) and games[0] == 128 and games[-1] == 1600
 
 
