@@ -18,6 +18,8 @@ from test_experiment import TINY  # 4 cells of 120 games in chunks of 50
 
 from simcore.abilities import ability_values
 from simcore.backend import LocalBackend, RayBackend, get_backend
+from simcore.balance import read_problem
+from simcore.balance_search import measure, search
 from simcore.experiment import execute_experiment, plan_experiment
 from simcore.runfolder import execute_study, plan_study, read_manifest
 from simcore.theme import load_theme
@@ -124,6 +126,25 @@ def test_abilities_same_values(backend):
     local = ability_values("classic", 4, 150, seed=2, characters=names)
     remote = ability_values("classic", 4, 150, seed=2, characters=names, backend=backend)
     assert_frame_equal(local, remote)
+
+
+def test_balance_same_front(backend, tmp_path):
+    """A balance search (every variant of a 3-value knob, 2 rounds) and its re-measure, its
+    variants' games played as Ray tasks: the same archive and answer as played locally."""
+    source = tmp_path / "b.toml"
+    source.write_text(
+        '[balance]\nplayers = [5]\n[search]\ngenerations = 2\ngames_min = 64\n'
+        'games_max = 128\nfinal_games = 300\n[targets]\n"5" = { leader = 0.5 }\n'
+        "[knobs]\nrules.leader_extra_life = [0, 1, 2]\n"
+    )
+    problem = read_problem(source)
+    local = search(problem, None)
+    remote = search(problem, None, backend.map)
+    assert local.archive.keys() == remote.archive.keys()
+    a, b = measure(problem, local, None), measure(problem, remote, None, backend.map)
+    assert [(v.overrides, v.distance) for v in a.variants] == [
+        (v.overrides, v.distance) for v in b.variants
+    ]
 
 
 def test_joining_a_running_instance_leaves_it_running(backend):
