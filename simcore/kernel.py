@@ -7,7 +7,6 @@ module only applies the rules. The bracketed IDs name the rules in
 shared/reference/rules-checklist.md that a function implements."""
 
 import numpy as np
-from numba import njit
 
 from simcore.board import (
     count_playable_as,
@@ -23,6 +22,7 @@ from simcore.board import (
     reach,
     unlimited_bangs,
 )
+from simcore.jit import njit
 from simcore.limits import ACTIONS_PER_TURN_CAP, MAX_ACTIONS
 from simcore.rng import rng_below, rng_seed
 from simcore.state import (
