@@ -68,21 +68,22 @@ QUICK = Settings(games=2_000, target_games=20_000, run_games=100_000, cold=False
 
 
 def time_games(theme, players: int, games: int, seed: int, threads: int, strategy: str):
-    """(seconds, block) for `games` games on `threads` numba threads."""
+    """(wall seconds, CPU seconds of every thread, block) for `games` games on `threads`
+    numba threads."""
     from simcore.engine import play_games
 
     numba.set_num_threads(threads)
-    start = time.perf_counter()
+    wall, cpu = time.perf_counter(), time.process_time()
     block = play_games(theme, players, games, seed, strategy=strategy)
-    return time.perf_counter() - start, block
+    return time.perf_counter() - wall, time.process_time() - cpu, block
 
 
 def throughput(theme, players: int, strategy: str, games: int, seed: int) -> dict[str, Any]:
     """One configuration on 1 thread and on all threads (numba's default count)."""
     cores = numba.config.NUMBA_NUM_THREADS
     time_games(theme, players, WARMUP_GAMES, seed, cores, strategy)  # load or compile
-    one_s, one = time_games(theme, players, games, seed, 1, strategy)
-    all_s, every = time_games(theme, players, games, seed, cores, strategy)
+    one_s, one_cpu, one = time_games(theme, players, games, seed, 1, strategy)
+    all_s, all_cpu, every = time_games(theme, players, games, seed, cores, strategy)
     numba.set_num_threads(cores)
     if not all(np.array_equal(getattr(one, f), getattr(every, f)) for f in one._fields):
         raise RuntimeError(f"{theme.id} {players}p {strategy}: 1 and {cores} threads differ")
@@ -96,15 +97,20 @@ def throughput(theme, players: int, strategy: str, games: int, seed: int) -> dic
         "games_per_s_1_thread": games / one_s,
         "games_per_s_all_threads": games / all_s,
         "efficiency": one_s / (cores * all_s),
+        # by CPU time, which other processes on the machine disturb less: games per
+        # CPU-second on one thread, and its ratio to all threads' (1: no parallel overhead;
+        # OpenMP threads waiting for work spin, so imbalance counts too)
+        "cpu_games_per_s_1_thread": games / one_cpu,
+        "cpu_efficiency": one_cpu / all_cpu,
         "us_per_turn": 1e6 * one_s / turns,
         "mean_turns": turns / games,
         "capped": int(np.count_nonzero(every.capped)),
     }
 
 
-def bangsim_command(args: list[str], cache_dir: str | None = None) -> tuple[float, float]:
+def bangsim_command(args: list[str], cache_dir: str | None = None) -> tuple[float, float, float]:
     """Run `bangsim ARGS` (`python -m simcore`) in a fresh process, optionally with
-    NUMBA_CACHE_DIR=cache_dir; (wall seconds, peak RSS in GiB) of that process."""
+    NUMBA_CACHE_DIR=cache_dir; (wall seconds, CPU seconds, peak RSS in GiB) of it."""
     env = dict(os.environ, **({"NUMBA_CACHE_DIR": cache_dir} if cache_dir else {}))
     start = time.perf_counter()
     proc = subprocess.Popen(
@@ -115,7 +121,7 @@ def bangsim_command(args: list[str], cache_dir: str | None = None) -> tuple[floa
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
         raise RuntimeError(f"bangsim {' '.join(args)} exited with {proc.returncode}")
-    return seconds, usage.ru_maxrss * 1024 / GIB
+    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024 / GIB
 
 
 def run_args(out: Path, games: int, seed: int) -> list[str]:
@@ -129,15 +135,21 @@ def start_seconds(cold: bool, seed: int) -> float:
     process's numba cache (warm: the throughput timings filled it), or an empty one."""
     with tempfile.TemporaryDirectory(prefix="bangsim-bench-") as tmp:
         cache = os.path.join(tmp, "numba_cache") if cold else None
-        seconds, _ = bangsim_command(run_args(Path(tmp) / "run", 1, seed), cache)
+        seconds, _, _ = bangsim_command(run_args(Path(tmp) / "run", 1, seed), cache)
     return seconds
 
 
 def run_folder(games: int, seed: int) -> dict[str, Any]:
     """`bangsim run` of `games` games into a temporary folder: wall time, peak RSS."""
     with tempfile.TemporaryDirectory(prefix="bangsim-bench-") as tmp:
-        seconds, rss = bangsim_command(run_args(Path(tmp) / "run", games, seed))
-    return {"games": games, "seconds": seconds, "games_per_s": games / seconds, "peak_rss_gib": rss}
+        seconds, cpu, rss = bangsim_command(run_args(Path(tmp) / "run", games, seed))
+    return {
+        "games": games,
+        "seconds": seconds,
+        "games_per_s": games / seconds,
+        "cpu_seconds": cpu,
+        "peak_rss_gib": rss,
+    }
 
 
 def bench(settings: Settings, say=print) -> dict[str, Any]:
@@ -155,6 +167,7 @@ def bench(settings: Settings, say=print) -> dict[str, Any]:
         "cores": os.cpu_count(),
         "threads": cores,
         "settings": asdict(settings),
+        "load_average_before": os.getloadavg()[0],  # > 0 when others share the machine
     }
     rows = []
     for theme_id in shipped_themes():
@@ -183,6 +196,7 @@ def bench(settings: Settings, say=print) -> dict[str, Any]:
         result["event_cost"] = bench_events(
             load_theme(THEME), 100_000, settings.event_pairs, settings.seed, cores
         )
+    result["load_average_after"] = os.getloadavg()[0]
     result["targets"] = target_rows(result)
     result["seconds"] = time.perf_counter() - started
     return result
@@ -193,7 +207,8 @@ def row_line(row: dict[str, Any]) -> str:
         f"{row['theme']:<19} {row['players']}p {row['strategy']:<6} "
         f"1 thread {row['games_per_s_1_thread']:>8,.0f} games/s  "
         f"{row['threads']} threads {row['games_per_s_all_threads']:>8,.0f} games/s  "
-        f"efficiency {100 * row['efficiency']:5.1f}%  {row['us_per_turn']:.3f} us/turn  "
+        f"efficiency {100 * row['efficiency']:5.1f}% (by CPU time {100 * row['cpu_efficiency']:.1f}%)  "
+        f"{row['us_per_turn']:.3f} us/turn  "
         f"{row['mean_turns']:.1f} turns/game  ({row['games']:,} games)"
     )
 
@@ -202,7 +217,7 @@ def run_line(run: dict[str, Any]) -> str:
     return (
         f"bangsim run, {THEME} {PLAYERS}p {STRATEGY}, {run['games']:,} games (Parquet "
         f"included): {run['seconds']:.1f} s, {run['games_per_s']:,.0f} games/s, "
-        f"peak RSS {run['peak_rss_gib']:.2f} GiB"
+        f"peak RSS {run['peak_rss_gib']:.2f} GiB; {run['cpu_seconds']:.1f} CPU-seconds"
     )
 
 
@@ -233,14 +248,16 @@ def table(result: dict[str, Any]) -> str:
     threads = result["threads"]
     head = (
         f"{'theme':<19} {'players':>7} {'strategy':<8} {'games/s 1 thr':>13} "
-        f"{f'games/s {threads} thr':>13} {'efficiency':>10} {'us/turn':>8} {'turns':>6}"
+        f"{f'games/s {threads} thr':>13} {'efficiency':>10} {'(by CPU)':>8} {'us/turn':>8} "
+        f"{'turns':>6}"
     )
     lines = [head, "-" * len(head)]
     for row in [*result["throughput"], result["target"]]:
         lines.append(
             f"{row['theme']:<19} {row['players']:>7} {row['strategy']:<8} "
             f"{row['games_per_s_1_thread']:>13,.0f} {row['games_per_s_all_threads']:>13,.0f} "
-            f"{100 * row['efficiency']:>9.1f}% {row['us_per_turn']:>8.3f} "
+            f"{100 * row['efficiency']:>9.1f}% {100 * row['cpu_efficiency']:>7.1f}% "
+            f"{row['us_per_turn']:>8.3f} "
             f"{row['mean_turns']:>6.1f}"
         )
     lines.append("")
@@ -251,8 +268,17 @@ def table(result: dict[str, Any]) -> str:
             f"  {t['name']:<22} {value:>10}  target {t['target']:<10} "
             f"{'met' if t['met'] else 'MISSED'}"
         )
-    if "run" in result and result["run"]["games"] != 1_000_000:
-        lines.append(f"  (run_1m_seconds scaled from {result['run']['games']:,} games)")
+    run = result.get("run")
+    if run and run["games"] != 1_000_000:
+        lines.append(f"  (run_1m_seconds scaled from {run['games']:,} games)")
+    if run:
+        per_thread = run["cpu_seconds"] / threads * 1_000_000 / run["games"]
+        lines.append(
+            f"  (run_1m_seconds on {threads} idle cores, from its CPU time: {per_thread:.1f})"
+        )
+    load = result["load_average_before"]
+    shared = " (others were using the machine: wall-clock figures are low)" if load > 0.5 else ""
+    lines.append(f"load average before the bench {load:.1f}{shared}")
     lines.append(f"bench process peak RSS {result['peak_rss_gib']:.2f} GiB")
     return "\n".join(lines)
 

@@ -26,8 +26,10 @@ def test_bench_writes_table_and_json(tmp_path):
     for row in [*rows, result["target"]]:
         assert row["games_per_s_1_thread"] > 0 and row["games_per_s_all_threads"] > 0
         assert 0 < row["efficiency"] and row["us_per_turn"] > 0 and row["mean_turns"] > 1
+        assert row["cpu_games_per_s_1_thread"] > 0 and row["cpu_efficiency"] > 0
     assert result["target"]["games"] == 128
     assert result["run"]["games"] == 500 and 0 < result["run"]["peak_rss_gib"] < 4
+    assert result["run"]["cpu_seconds"] > 0 and "load_average_before" in result
     assert 0 < result["warm_start_seconds"]
     measured = {t["name"] for t in result["targets"]}
     assert measured == set(TARGETS) - {"cold_start_seconds"}
