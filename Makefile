@@ -38,7 +38,7 @@ tune: setup
 	cp runs/tune/classic/tuned.toml strategies/tuned/classic.toml
 
 bench: setup
-	$(BIN)/python -m simcore.bench
+	$(BIN)/bangsim bench --json runs/bench.json
 
 lint: setup
 	$(BIN)/ruff check .

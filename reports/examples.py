@@ -50,7 +50,7 @@ def example_games(report: RunReport, sides: tuple[str, ...] = SIDES) -> Examples
         .filter(pl.col("winner").is_in(list(sides)))
         .group_by("winner")
         .agg(pl.col("game").min(), pl.col("theme").first())
-        .collect()
+        .collect(engine="streaming")
     )
     found = {row["winner"]: row for row in firsts.iter_rows(named=True)}
     picked = [found[side] for side in sides if side in found]

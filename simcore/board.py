@@ -3,8 +3,7 @@
 Shared by the rules kernel and the strategies; nothing here changes the state.
 """
 
-from numba import njit
-
+from simcore.jit import njit
 from simcore.state import S_N
 from simcore.vocab import (
     A_BANG_MISSED_SWAP,

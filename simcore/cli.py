@@ -1309,3 +1309,57 @@ def balance(
     seconds = answer.seconds + sum(r.seconds for r in retuned)
     variants = folder / "variants" if len(answer.variants) > 1 else "none (no change is closer)"
     typer.echo(f"{games:,} games, {seconds:.0f} s; variants: {variants}; page: {page}")
+
+
+@app.command()
+def bench(
+    games: Annotated[
+        int | None, typer.Option(min=1, help="Games per timing of each theme, players, strategy.")
+    ] = None,
+    target_games: Annotated[
+        int | None, typer.Option(min=1, help="Games per timing of classic 5p smart.")
+    ] = None,
+    run_games: Annotated[
+        int | None, typer.Option(min=0, help="Games of the timed `bangsim run` (0 skips it).")
+    ] = None,
+    quick: Annotated[
+        bool, typer.Option("--quick", help="Fewer games everywhere and no cold start: seconds.")
+    ] = False,
+    cold: Annotated[
+        bool | None,
+        typer.Option(
+            "--cold/--no-cold", help="Time a start with an empty numba cache (about 1-2 min)."
+        ),
+    ] = None,
+    event_pairs: Annotated[
+        int, typer.Option(min=0, help="Alternating off/on pairs timing the event files' cost.")
+    ] = 0,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Also write the results to this JSON file.")
+    ] = None,
+) -> None:
+    """How fast bangsim plays on this machine, against the speed targets (docs/speed.md).
+
+    Games/s of every shipped theme at 4 and 7 players with smart and tuned bots, on one
+    thread and on all (parallel efficiency, microseconds per turn); classic 5 players smart
+    with more games; a timed `bangsim run` (Parquet included) and its peak memory; the time
+    from a fresh process to the first game with a warm and an empty numba cache. About 3
+    minutes on 2 cores; --quick takes seconds.
+
+    Example: bangsim bench --json bench.json
+    """
+    from simcore.bench import QUICK, Settings, table, write_json
+    from simcore.bench import bench as run_bench
+
+    if json_out is not None:
+        check_writable(json_out.parent, "--json")
+    base = QUICK if quick else Settings()
+    given = dict(games=games, target_games=target_games, run_games=run_games, cold=cold)
+    given = {k: v for k, v in given.items() if v is not None}
+    settings = Settings(**{**asdict(base), **given, "event_pairs": event_pairs})
+    result = run_bench(settings, say=typer.echo)
+    typer.echo("")
+    typer.echo(table(result))
+    if json_out is not None:
+        write_json(result, json_out)
+        typer.echo(f"results: {json_out}")

@@ -8,8 +8,9 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
-from numba import config, get_thread_id, njit, prange
+from numba import config, get_thread_id, prange
 
+from simcore.jit import njit
 from simcore.kernel import play_game
 from simcore.limits import BLOCK, MAX_PLAYERS, MIN_PLAYERS
 from simcore.state import (

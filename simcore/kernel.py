@@ -7,7 +7,6 @@ module only applies the rules. The bracketed IDs name the rules in
 shared/reference/rules-checklist.md that a function implements."""
 
 import numpy as np
-from numba import njit
 
 from simcore.board import (
     count_playable_as,
@@ -23,6 +22,7 @@ from simcore.board import (
     reach,
     unlimited_bangs,
 )
+from simcore.jit import njit
 from simcore.limits import ACTIONS_PER_TURN_CAP, MAX_ACTIONS
 from simcore.rng import rng_below, rng_seed
 from simcore.state import (
@@ -691,19 +691,22 @@ def legal_actions(G, T, p):
     ns = G.s[S_N]
     r = -1  # p's reach, once G.dist holds p's distances: only for a hand that needs them
     low = G.life[p] <= 2
+    names = 0  # bit k: a card of name k comes earlier in the hand (MAX_CARD_NAMES <= 63)
     for i in range(G.hand_n[p]):
         c = G.hand[p, i]
         e = T.card_effect[c]
+        bit = np.int64(1) << T.card_name[c]
+        seen = (names & bit) != 0
+        names |= bit
         if G.hand_n[p] - 1 < T.card_cost[c]:
             continue
-        seen = False
-        for j in range(i):
-            d = G.hand[p, j]
-            if T.card_name[d] == T.card_name[c] and (
-                not low or T.card_destiny[d] == T.card_destiny[c]
-            ):
-                seen = True
-                break
+        if seen and low:  # the same name: the same play unless the destinies differ
+            seen = False
+            for j in range(i):
+                d = G.hand[p, j]
+                if T.card_name[d] == T.card_name[c] and T.card_destiny[d] == T.card_destiny[c]:
+                    seen = True
+                    break
         if seen:
             continue
         if e == E_BANG or (e == E_MISSED and G.ability[p] == A_BANG_MISSED_SWAP):

@@ -10,7 +10,8 @@ MIN_PLAYERS = 4
 MAX_PLAYERS = 7
 MAX_CARDS = 160  # physical cards in one deck
 MAX_CHARACTERS = 64  # characters in one theme
-MAX_CARD_NAMES = 48  # distinct card names in one theme (one event counter each)
+MAX_CARD_NAMES = 48  # distinct card names in one theme (one event counter each; at most 63:
+# kernel.legal_actions keeps the names seen in one int64 bitmask)
 MAX_TABLE = 16  # cards in play in front of one player
 MAX_ACTIONS = 1024  # legal (card, target, option) triples enumerated at once
 TURN_CAP = 1000  # turns before a game is ended as `capped`

@@ -6,7 +6,8 @@ NUMBA_DISABLE_JIT the wrapping uint64 arithmetic runs inside np.errstate(over="i
 """
 
 import numpy as np
-from numba import njit
+
+from simcore.jit import njit
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 M1 = np.uint64(0xBF58476D1CE4E5B9)

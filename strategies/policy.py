@@ -7,8 +7,6 @@ eliminated and the public record of who attacked whom (G.karma). Randomness come
 game's own stream.
 """
 
-from numba import njit
-
 from simcore.board import (
     count_in_hand,
     count_playable_as,
@@ -18,6 +16,7 @@ from simcore.board import (
     revealed_dead,
     role_total,
 )
+from simcore.jit import njit
 from simcore.rng import rng_below, rng_coin
 from simcore.state import S_N
 from simcore.vocab import (

@@ -1,0 +1,35 @@
+"""`bangsim bench` with tiny budgets (no cold start): the table and the JSON with every key."""
+
+import json
+
+from typer.testing import CliRunner
+
+from simcore.bench import TARGETS
+from simcore.cli import app
+from simcore.theme import shipped_themes
+
+
+def test_bench_writes_table_and_json(tmp_path):
+    out = tmp_path / "sub" / "bench.json"
+    args = ["bench", "--games", "64", "--target-games", "128", "--run-games", "500", "--no-cold"]
+    done = CliRunner().invoke(app, [*args, "--json", str(out)])
+    assert done.exit_code == 0, done.output
+    assert "efficiency" in done.output and "warm_start_seconds" in done.output
+    result = json.loads(out.read_text())
+    assert {"command", "date", "versions", "cores", "threads", "settings"} <= set(result)
+    assert {"bangsim", "numba", "numpy", "polars", "python"} <= set(result["versions"])
+    assert result["settings"]["cold"] is False and "cold_start_seconds" not in result
+    rows = result["throughput"]
+    assert {(r["theme"], r["players"], r["strategy"]) for r in rows} == {
+        (t, p, s) for t in shipped_themes() for p in (4, 7) for s in ("smart", "tuned")
+    }
+    for row in [*rows, result["target"]]:
+        assert row["games_per_s_1_thread"] > 0 and row["games_per_s_all_threads"] > 0
+        assert 0 < row["efficiency"] and row["us_per_turn"] > 0 and row["mean_turns"] > 1
+        assert row["cpu_games_per_s_1_thread"] > 0 and row["cpu_efficiency"] > 0
+    assert result["target"]["games"] == 128
+    assert result["run"]["games"] == 500 and 0 < result["run"]["peak_rss_gib"] < 4
+    assert result["run"]["cpu_seconds"] > 0 and "load_average_before" in result
+    assert 0 < result["warm_start_seconds"]
+    measured = {t["name"] for t in result["targets"]}
+    assert measured == set(TARGETS) - {"cold_start_seconds"}
