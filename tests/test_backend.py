@@ -133,7 +133,7 @@ def test_balance_same_front(backend, tmp_path):
     variants' games played as Ray tasks: the same archive and answer as played locally."""
     source = tmp_path / "b.toml"
     source.write_text(
-        '[balance]\nplayers = [5]\n[search]\ngenerations = 2\ngames_min = 64\n'
+        "[balance]\nplayers = [5]\n[search]\ngenerations = 2\ngames_min = 64\n"
         'games_max = 128\nfinal_games = 300\n[targets]\n"5" = { leader = 0.5 }\n'
         "[knobs]\nrules.leader_extra_life = [0, 1, 2]\n"
     )
