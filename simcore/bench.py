@@ -284,11 +284,9 @@ def table(result: dict[str, Any]) -> str:
 
 
 def write_json(result: dict[str, Any], path: Path) -> None:
-    from simcore.runfolder import _write_atomic
+    from simcore.atomic import write_atomic
 
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(result, indent=1) + "\n"
-    _write_atomic(Path(path), lambda f: f.write(text.encode()))
+    write_atomic(Path(path), (json.dumps(result, indent=1) + "\n").encode())
 
 
 # --- what the event counts and files cost ------------------------------------------------
