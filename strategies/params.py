@@ -34,7 +34,8 @@ P_RENEGADE_TURN_OUTLAWS = P_TEMPERED + 3  # the renegade turns once this many ou
 P_VALUE_SPARE = P_TEMPERED + 4  # a card is worth this less per other held card of its effect
 P_KEEP_BANGS = P_TEMPERED + 5  # after a turn's first BANG!, shoot again only holding more
 P_VOLCANIC_BANGS = P_TEMPERED + 6  # equip a Volcanic (at reach 1) holding this many BANG!s
-N_PARAMS = P_TEMPERED + 7
+P_RENEGADE_LEAN = P_TEMPERED + 7  # a turned renegade hits the law side first (> 0), outlaws (< 0)
+N_PARAMS = P_TEMPERED + 8
 
 SCALARS = {
     "random": P_RANDOM,
@@ -59,6 +60,7 @@ SCALARS = {
     "value_spare": P_VALUE_SPARE,
     "keep_bangs": P_KEEP_BANGS,
     "volcanic_bangs": P_VOLCANIC_BANGS,
+    "renegade_lean": P_RENEGADE_LEAN,
 }
 
 
@@ -124,6 +126,7 @@ KEYS: dict[str, Key] = {
     "value_spare": _key(REAL, 0.0, 20.0, (0.0, 6.0)),
     "keep_bangs": _key(INT, 0, 10, (0, 3)),
     "volcanic_bangs": _key(INT, 0, 10, (0, 4)),
+    "renegade_lean": _key(REAL, -10.0, 10.0, (-3.0, 3.0)),
     **{f"personal.{r}": _key(REAL, 0.0, 10.0, (0.0, 3.0)) for r in ROLES},
     **{f"value.{e}": _key(REAL, -100.0, 100.0, (0.0, 15.0)) for e in EFFECTS},
 }

@@ -71,6 +71,7 @@ from strategies.params import (
     P_PEDRO_MIN_VALUE,
     P_PERSONAL,
     P_RANDOM,
+    P_RENEGADE_LEAN,
     P_RENEGADE_TURN_ALIVE,
     P_RENEGADE_TURN_OUTLAWS,
     P_SPARE_LEADER,
@@ -140,7 +141,7 @@ def enemy_of(G, w, p, q, certain, turned, alone):
             if alone:
                 return 10.0
             return -1.0 if G.life[0] <= w[P_SPARE_LEADER] else 1.0
-        return 5.0
+        return 5.0 + w[P_RENEGADE_LEAN] * law  # lean > 0: the law side first
     return -10.0 if leader else -law
 
 

@@ -180,6 +180,8 @@ renegade_turn_outlaws = 1
 value_spare = 1.5
 keep_bangs = 1
 volcanic_bangs = 1
+renegade_lean = -1.5
+renegade_turn_alive = 4
 """
 
 

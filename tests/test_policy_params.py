@@ -8,6 +8,8 @@ from test_beliefs import CHARS, decide
 from simcore.state import S_DISC_N
 from strategies.params import (
     P_KEEP_BANGS,
+    P_RENEGADE_LEAN,
+    P_RENEGADE_TURN_ALIVE,
     P_RENEGADE_TURN_OUTLAWS,
     P_VALUE_SPARE,
     P_VOLCANIC_BANGS,
@@ -24,7 +26,13 @@ def smart_table(chars=CHARS[:5]) -> Table:
 
 @pytest.mark.parametrize(
     ("key", "value"),
-    [("renegade_turn_outlaws", 0), ("value_spare", 0), ("keep_bangs", 0), ("volcanic_bangs", 2)],
+    [
+        ("renegade_turn_outlaws", 0),
+        ("renegade_lean", 0),
+        ("value_spare", 0),
+        ("keep_bangs", 0),
+        ("volcanic_bangs", 2),
+    ],
 )
 def test_defaults_are_the_old_behaviour(key, value):
     """Every shipped preset leaves the new keys at the values that play as before."""
@@ -41,6 +49,22 @@ def test_renegade_turns_when_few_outlaws_are_left(turn_outlaws, expected):
     t = smart_table()
     t.G.w[1, P_RENEGADE_TURN_OUTLAWS] = turn_outlaws
     t.kill(2).set_life(0, 2).set_life(4, 2)
+    t.equip(1, "Winchester").give(1, "BANG!")
+    t.new_turn(1)
+    assert decide(t, 1) == expected
+
+
+@pytest.mark.parametrize(("lean", "expected"), [(0.0, ("BANG!", 4)), (-2.0, ("BANG!", 2))])
+def test_renegade_lean_picks_a_side_to_hit(lean, expected):
+    """`renegade_lean`: a turned renegade (at 5 players or fewer) scores every player but the
+    leader alike (+5, the deputy at 2 life first by `focus`) unless it leans: at -2, the
+    outlaw who shot the leader (a record of -1) scores 5 + 2 and is shot first."""
+    t = smart_table()
+    t.G.w[1, P_RENEGADE_TURN_ALIVE] = 5
+    t.G.w[1, P_RENEGADE_LEAN] = lean
+    t.set_life(4, 2)
+    t.equip(2, "Winchester").give(2, "BANG!")
+    t.play(2, "BANG!", target=0)
     t.equip(1, "Winchester").give(1, "BANG!")
     t.new_turn(1)
     assert decide(t, 1) == expected
