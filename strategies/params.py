@@ -30,7 +30,12 @@ P_VALUE = 19  # P_VALUE + effect code: how much the bot values holding a card of
 P_TEMPERED = P_VALUE + N_EFFECTS  # 1: a `tempered` player repeats a brown card when it helps
 P_TAKE_HITS_ABOVE = P_TEMPERED + 1  # keep Missed! and take a BANG! hit above this life
 P_ANSWER_MIN_BANGS = P_TEMPERED + 2  # answer a Duel/Indians! with a BANG! holding this many
-N_PARAMS = P_TEMPERED + 3
+P_RENEGADE_TURN_OUTLAWS = P_TEMPERED + 3  # the renegade turns once this many outlaws or fewer live
+P_VALUE_SPARE = P_TEMPERED + 4  # a card is worth this less per other held card of its effect
+P_KEEP_BANGS = P_TEMPERED + 5  # after a turn's first BANG!, shoot again only holding more
+P_VOLCANIC_BANGS = P_TEMPERED + 6  # equip a Volcanic (at reach 1) holding this many BANG!s
+P_RENEGADE_LEAN = P_TEMPERED + 7  # a turned renegade hits the law side first (> 0), outlaws (< 0)
+N_PARAMS = P_TEMPERED + 8
 
 SCALARS = {
     "random": P_RANDOM,
@@ -51,6 +56,11 @@ SCALARS = {
     "tempered": P_TEMPERED,
     "take_hits_above": P_TAKE_HITS_ABOVE,
     "answer_min_bangs": P_ANSWER_MIN_BANGS,
+    "renegade_turn_outlaws": P_RENEGADE_TURN_OUTLAWS,
+    "value_spare": P_VALUE_SPARE,
+    "keep_bangs": P_KEEP_BANGS,
+    "volcanic_bangs": P_VOLCANIC_BANGS,
+    "renegade_lean": P_RENEGADE_LEAN,
 }
 
 
@@ -112,6 +122,11 @@ KEYS: dict[str, Key] = {
     "tempered": _key(SWITCH, 0, 1),
     "take_hits_above": _key(INT, 0, 99, (0, 7)),  # 7: above every printed life, always cancel
     "answer_min_bangs": _key(INT, 0, 10, (0, 4)),
+    "renegade_turn_outlaws": _key(INT, 0, 6, (0, 3)),  # 0: once every outlaw is revealed dead
+    "value_spare": _key(REAL, 0.0, 20.0, (0.0, 6.0)),
+    "keep_bangs": _key(INT, 0, 10, (0, 3)),
+    "volcanic_bangs": _key(INT, 0, 10, (0, 4)),
+    "renegade_lean": _key(REAL, -10.0, 10.0, (-3.0, 3.0)),
     **{f"personal.{r}": _key(REAL, 0.0, 10.0, (0.0, 3.0)) for r in ROLES},
     **{f"value.{e}": _key(REAL, -100.0, 100.0, (0.0, 15.0)) for e in EFFECTS},
 }

@@ -18,7 +18,7 @@ from simcore.board import (
 )
 from simcore.jit import njit
 from simcore.rng import rng_below, rng_coin
-from simcore.state import S_N
+from simcore.state import S_BANGS, S_N
 from simcore.vocab import (
     A_DISCARD_TWO_HEAL,
     CF_BEER,
@@ -64,17 +64,22 @@ from strategies.params import (
     P_FOCUS,
     P_FREE_FRIEND,
     P_HEAL_MISSING,
+    P_KEEP_BANGS,
     P_KEEP_HEAL,
     P_LEADER_SHOOTS_UNKNOWN,
     P_PEDRO_MIN_VALUE,
     P_PERSONAL,
     P_RANDOM,
+    P_RENEGADE_LEAN,
     P_RENEGADE_TURN_ALIVE,
+    P_RENEGADE_TURN_OUTLAWS,
     P_SPARE_LEADER,
     P_STORE_PLAY,
     P_TAKE_HITS_ABOVE,
     P_TEMPERED,
     P_VALUE,
+    P_VALUE_SPARE,
+    P_VOLCANIC_BANGS,
 )
 
 
@@ -85,10 +90,11 @@ def is_random(G, p):
 
 @njit(cache=True, inline="always")
 def renegade_turned(G, w):
-    """The renegade drops its cover once few are left or every outlaw is revealed dead."""
+    """The renegade drops its cover once few are left or few outlaws are (every outlaw
+    revealed dead, or `renegade_turn_outlaws` or fewer left by the public role mix)."""
     if n_alive(G) <= w[P_RENEGADE_TURN_ALIVE]:
         return True
-    return revealed_dead(G, R_OUTLAW) == role_total(G, R_OUTLAW)
+    return role_total(G, R_OUTLAW) - revealed_dead(G, R_OUTLAW) <= w[P_RENEGADE_TURN_OUTLAWS]
 
 
 @njit(cache=True, inline="always")
@@ -134,7 +140,7 @@ def enemy_of(G, w, p, q, certain, turned, alone):
             if alone:
                 return 10.0
             return -1.0 if G.life[0] <= w[P_SPARE_LEADER] else 1.0
-        return 5.0
+        return 5.0 + w[P_RENEGADE_LEAN] * law  # lean > 0: the law side first
     return -10.0 if leader else -law
 
 
@@ -151,7 +157,8 @@ def fill_enemy(G, w, p):
 
 @njit(cache=True)
 def card_value(G, T, w, p, c):
-    """Worth of holding card c for p: its effect's value, less if already useless."""
+    """Worth of holding card c for p: its effect's value, less if already useless, less
+    `value_spare` for each other card of its effect in p's hand."""
     e = T.card_effect[c]
     v = w[P_VALUE + e]
     if e == E_BARREL or e == E_SCOPE or e == E_MUSTANG or e == E_WEAPON or e == E_VOLCANIC:
@@ -159,6 +166,13 @@ def card_value(G, T, w, p, c):
             return 0.5
         if e == E_WEAPON and T.card_value[c] <= reach(G, T, p):
             return 1.0
+    if w[P_VALUE_SPARE] != 0.0:
+        others = 0  # c itself may be in the hand (a discard) or not (a pick): not counted
+        for i in range(G.hand_n[p]):
+            d = G.hand[p, i]
+            if d != c and T.card_effect[d] == e:
+                others += 1
+        v -= w[P_VALUE_SPARE] * others
     return v
 
 
@@ -312,7 +326,8 @@ def base_score(G, T, w, p, k, beer_works, my_reach):
         r = T.card_value[c]
         return 45.0 + r if r > my_reach else -1.0
     if e == E_VOLCANIC:
-        return 30.0 if my_reach <= 1 and count_in_hand(G, T, p, E_BANG) >= 2 else -1.0
+        bangs = count_in_hand(G, T, p, E_BANG)
+        return 30.0 if my_reach <= 1 and bangs >= w[P_VOLCANIC_BANGS] else -1.0
     if e == E_HEAL:
         if (not beer_works and T.card_flags[c] & CF_BEER) or missing == 0:  # a Whisky still works
             return -1.0
@@ -363,6 +378,9 @@ def base_score(G, T, w, p, k, beer_works, my_reach):
         if count_playable_as(G, T, p, E_BANG) < w[P_DUEL_MIN_BANGS]:
             return -1.0
         return 30.0 + s + low
+    if e == E_BANG and G.s[S_BANGS] > 0:  # Volcanic, Willy the Kid: keep some to answer with
+        if count_playable_as(G, T, p, E_BANG) <= w[P_KEEP_BANGS]:
+            return -1.0
     if e == E_BANG or e == E_BANG_ANY:
         return 25.0 + s + low
     return -1.0

@@ -7,12 +7,17 @@ from scenario import FIVE, SEVEN, Table
 
 from simcore import kernel
 from simcore.engine import NO_FEATURE, play_games
-from simcore.state import S_DECK_N, S_N, S_OVER, new_states
+from simcore.state import S_DECK_N, S_DISC_N, S_N, S_OVER, new_states
 from simcore.tables import pack_tables
 from simcore.theme import load_theme
 from simcore.vocab import RU_TURN_CAP
 from strategies.params import P_ANSWER_MIN_BANGS, P_TAKE_HITS_ABOVE
-from strategies.policy import choose_action, jesse_source, lowest_value_card
+from strategies.policy import (
+    choose_action,
+    jesse_source,
+    lowest_value_card,
+    pedro_takes_discard,
+)
 from strategies.presets import resolve_strategy
 
 # characters without play-phase abilities. Five players: 0 leader, 1 renegade, 2-3 outlaws,
@@ -139,7 +144,9 @@ def decisions(G, T, p):
     k = choose_action(G, T, p, n)
     play = None if k < 0 else (int(G.hand[p, G.act_idx[k]]), int(G.act_tgt[k]), int(G.act_opt[k]))
     worst = int(G.hand[p, lowest_value_card(G, T, p, -1)]) if G.hand_n[p] else -1
-    return play, worst, int(jesse_source(G, p))
+    top = G.s[S_DISC_N] - 1  # the discard pile is public
+    pedro = bool(pedro_takes_discard(G, T, p, G.disc[top])) if top >= 0 else None
+    return play, worst, int(jesse_source(G, p)), pedro
 
 
 def permute_hidden(G, p, rng):
@@ -164,10 +171,27 @@ def permute_hidden(G, p, rng):
         G.role[q] = r
 
 
-@pytest.mark.parametrize("strategy", ["basic", "smart", "aggressive", "cautious"])
-def test_decisions_ignore_what_the_bot_cannot_see(strategy):
+# smart with every parameter of issue 11 item 6 away from its default (which plays as before)
+KNOBS = """
+[knobs]
+personal = { leader = 1, deputy = 0, outlaw = 1, renegade = 1 }
+enemy_min = 0.75
+renegade_turn_outlaws = 1
+value_spare = 1.5
+keep_bangs = 1
+volcanic_bangs = 1
+renegade_lean = -1.5
+renegade_turn_alive = 4
+"""
+
+
+@pytest.mark.parametrize("strategy", ["basic", "smart", "aggressive", "cautious", "knobs"])
+def test_decisions_ignore_what_the_bot_cannot_see(strategy, tmp_path):
     """For many mid-game states, each living player's decisions are unchanged when other
     hands, hidden roles and the deck order are permuted."""
+    if strategy == "knobs":
+        (tmp_path / "knobs.toml").write_text(KNOBS)
+        strategy = f"{tmp_path / 'knobs.toml'}:knobs"
     rng = np.random.default_rng(0)
     checked = 0
     for turns in (4, 9, 15):
