@@ -31,11 +31,13 @@ from strategies.search import sub_seed
 
 runner = CliRunner()
 
-# With tuned play at 5 players the Sheriff's side wins about 43% / 64% / 81% with an extra
-# life of 0 / 1 (printed) / 2: a monotone knob.
+# With smart play at 5 players the Sheriff's side wins about 54% / 74% / 85% with an extra
+# life of 0 / 1 (printed) / 2: a monotone knob. (smart, a hand-written preset, not tuned,
+# whose values change whenever `make tune` is rerun.)
 SMALL = """
 [balance]
 players = [5]
+strategy = "smart"
 seed = {seed}
 [search]
 generations = {generations}
@@ -57,7 +59,7 @@ def write_problem(tmp_path: Path, leader: float, more: str = "", seed: int = 1,
     return path
 
 
-@pytest.mark.parametrize(("leader", "value"), [(0.50, 0), (0.76, 2)])
+@pytest.mark.parametrize(("leader", "value"), [(0.50, 0), (0.84, 2)])
 def test_finds_the_known_answer(tmp_path, leader, value):
     """A target between two values of a monotone knob: the search picks the nearer one,
     and the measured leader rate moves toward the target."""
@@ -104,7 +106,7 @@ def test_variants_load_and_replay(tmp_path):
     assert theme.id == "classic-1-change" and theme.rule_values["leader_extra_life"] == 0
     problem = read_problem(source)
     block = play_games(theme, 5, data["final_games"], sub_seed(problem.seed, "final"),
-                       strategy="tuned")  # fmt: skip
+                       strategy="smart")  # fmt: skip
     rates = {r["side"]: r["rate"] for r in chosen["sides"]}
     assert rates == {s: float(np.mean(block.winner == w)) for w, s in enumerate(rates)}
     page = (out / "report" / "index.html").read_text()
