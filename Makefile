@@ -31,8 +31,9 @@ test: setup
 fuzz: setup
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -q tests/test_fuzz.py --hypothesis-show-statistics
 
-# iterated best responses for classic at 4-7 players (docs/strategies.md), resumable; the
-# result becomes the shipped preset `tuned` (strategies/tuned/classic.toml)
+# iterated best responses for classic at 4-7 players from the smart field (docs/strategies.md),
+# resumable; the result becomes the shipped preset `tuned` (strategies/tuned/classic.toml,
+# whose header says how the shipped values were made: this run, then a re-tune per count)
 tune: setup
 	$(BIN)/bangsim tune --theme classic --players 4-7 --out runs/tune/classic
 	cp runs/tune/classic/tuned.toml strategies/tuned/classic.toml
