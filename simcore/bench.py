@@ -277,7 +277,8 @@ def table(result: dict[str, Any]) -> str:
             f"  (run_1m_seconds on {threads} idle cores, from its CPU time: {per_thread:.1f})"
         )
     load = result["load_average_before"]
-    shared = " (others were using the machine: wall-clock figures are low)" if load > 0.5 else ""
+    busy = load > 0.5 * result["cores"]  # half the cores' worth of other work
+    shared = " (others were using the machine: wall-clock figures are low)" if busy else ""
     lines.append(f"load average before the bench {load:.1f}{shared}")
     lines.append(f"bench process peak RSS {result['peak_rss_gib']:.2f} GiB")
     return "\n".join(lines)
