@@ -157,6 +157,7 @@ RayAddress = Annotated[
     str | None,
     typer.Option(help="With --backend ray: HOST:PORT of a Ray cluster's head (ray start --head)."),
 ]
+ShowProgress = Annotated[bool, typer.Option(help="Show a progress bar.")]
 
 
 def open_backend(ctx: typer.Context, name: str, address: str | None) -> Backend:
@@ -223,7 +224,7 @@ def run(
     threads: Annotated[
         int | None, typer.Option(help="CPU threads to use (default: all cores).")
     ] = None,
-    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    progress: ShowProgress = True,
     events: Annotated[
         bool,
         typer.Option(
@@ -758,7 +759,7 @@ def abilities(
     threads: Annotated[
         int | None, typer.Option(help="CPU threads to use (default: all cores).")
     ] = None,
-    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    progress: ShowProgress = True,
     backend_name: BackendName = "local",
     address: RayAddress = None,
 ) -> None:
@@ -852,7 +853,7 @@ def experiment(
     threads: Annotated[
         int | None, typer.Option(help="CPU threads to use (default: all cores).")
     ] = None,
-    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    progress: ShowProgress = True,
     events: Annotated[
         bool,
         typer.Option(
@@ -1020,6 +1021,7 @@ def tune(
     final_games: FinalGames = 40_000,
     backend_name: BackendName = "local",
     address: RayAddress = None,
+    progress: ShowProgress = True,
 ) -> None:
     """Tune strategies by search: iterated best responses over the roles, or one role's.
 
@@ -1069,7 +1071,7 @@ def tune(
             fail("--role searches one player count: give --players a single number")
         settings = Settings(theme, counts[0], role, field, seed, **budget)
         folder = folder / f"{counts[0]}p-{role}" if out is None else folder
-        bar = tqdm(total=generations, desc=f"tune {role}", unit="gen")
+        bar = tqdm(total=generations, desc=f"tune {role}", unit="gen", disable=not progress)
 
         def progress(done, gen, best):
             bar.n = done
@@ -1091,7 +1093,7 @@ def tune(
     tables, trail = {}, []
     t0 = time.perf_counter()
     for n in counts:
-        bar = tqdm(desc=f"tune {n}p", unit="best response")
+        bar = tqdm(desc=f"tune {n}p", unit="best response", disable=not progress)
         try:
             matrix, steps = iterate(
                 theme,
@@ -1148,6 +1150,7 @@ def exploit(
     final_games: FinalGames = 40_000,
     backend_name: BackendName = "local",
     address: RayAddress = None,
+    progress: ShowProgress = True,
 ) -> None:
     """How far a strategy is from strong play: per role, what a best response gains.
 
@@ -1171,6 +1174,11 @@ def exploit(
     if out is not None:
         check_writable(out)
     backend = open_backend(ctx, backend_name, address)
+
+    def announce(role: str) -> None:
+        if progress:
+            typer.echo(f"searching the {role}'s best response ...", err=True)
+
     try:
         result = exploitability(
             strategy,
@@ -1179,7 +1187,7 @@ def exploit(
             seed,
             out,
             budget,
-            lambda role: typer.echo(f"searching the {role}'s best response ...", err=True),
+            announce,
             backend,
         )
     except ValueError as e:
@@ -1228,7 +1236,7 @@ def balance(
     threads: Annotated[
         int | None, typer.Option(help="CPU threads to use (default: all cores).")
     ] = None,
-    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    progress: ShowProgress = True,
     retune: Annotated[
         bool,
         typer.Option(

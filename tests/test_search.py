@@ -163,6 +163,10 @@ def test_tune_and_exploit_commands(crippled, tmp_path):
     )
     assert res.exit_code == 0, res.output
     assert set(json.loads(res.stdout)["roles"]) == {"leader", "outlaw", "renegade"}
+    assert "searching the outlaw's best response" in res.stderr
+    quiet = ["--players", "4", "--format", "json", "--no-progress", *tiny]
+    res = runner.invoke(app, ["exploit", "--strategy", tuned, *quiet])
+    assert res.exit_code == 0 and res.stderr == "", res.output
 
 
 @pytest.mark.parametrize(
