@@ -10,6 +10,7 @@ import numba
 import numpy as np
 import polars as pl
 import pytest
+from test_runfolder import interrupt_at_chunk
 from typer.testing import CliRunner
 
 from reports.aggregate import collect_cells, widest_intervals
@@ -104,16 +105,7 @@ def test_resume_after_interruption_stops_at_the_same_place(
     precise, tmp_path, monkeypatch, crash_at
 ):
     out, manifest = precise
-    real = runfolder.play_chunk
-    calls = []
-
-    def crash(study, chunk):
-        calls.append(chunk)
-        if len(calls) == crash_at:
-            raise KeyboardInterrupt
-        return real(study, chunk)
-
-    monkeypatch.setattr(runfolder, "play_chunk", crash)
+    real = interrupt_at_chunk(monkeypatch, crash_at)
     with pytest.raises(KeyboardInterrupt):
         run_study(tmp_path / "r", precision=TARGET, **RUN)
     partial = read_manifest(tmp_path / "r")
@@ -226,18 +218,9 @@ def test_manifest_is_json_and_records_the_request(precise):
 
 def test_cli_interrupted_then_resumed(precise, tmp_path, monkeypatch):
     out, manifest = precise
-    real = runfolder.play_chunk
-    calls = []
-
-    def crash(study, chunk):
-        calls.append(chunk)
-        if len(calls) == 3:
-            raise KeyboardInterrupt
-        return real(study, chunk)
-
     args = ["run", "--players", "4-5", "--precision", str(TARGET), "--chunk-size", "50",
             "--out", str(tmp_path / "cli"), "--no-progress"]  # fmt: skip
-    monkeypatch.setattr(runfolder, "play_chunk", crash)
+    real = interrupt_at_chunk(monkeypatch, 3)
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 130
     cap_chunks = 2 * 2_000_000 // 50

@@ -302,20 +302,27 @@ def test_cli_end_to_end(tmp_path):
     assert read_rows(out).equals(rows)
 
 
-@needs_engine
-def test_resume_after_crash_matches_uninterrupted_run(tmp_path, monkeypatch):
+def interrupt_at_chunk(monkeypatch, n: int):
+    """Patch runfolder.play_chunk to raise KeyboardInterrupt (Ctrl-C) when asked for its n-th
+    chunk; returns the real one, to put back for the resume."""
     real = runfolder.play_chunk
     calls = []
 
-    def crash_on_third(study, chunk):
+    def crash(study, chunk):
         calls.append(chunk)
-        if len(calls) == 3:
+        if len(calls) == n:
             raise KeyboardInterrupt
         return real(study, chunk)
 
+    monkeypatch.setattr(runfolder, "play_chunk", crash)
+    return real
+
+
+@needs_engine
+def test_resume_after_crash_matches_uninterrupted_run(tmp_path, monkeypatch):
     out = tmp_path / "r"
     kw = dict(theme="classic", players=[5, 6], games=200, seed=11, chunk_size=64, progress=False)
-    monkeypatch.setattr(runfolder, "play_chunk", crash_on_third)
+    real = interrupt_at_chunk(monkeypatch, 3)
     with pytest.raises(KeyboardInterrupt):
         run_study(out, **kw)
     assert len(json.loads((out / MANIFEST).read_text())["chunks_done"]) == 2
