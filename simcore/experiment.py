@@ -74,7 +74,10 @@ from simcore.theme import (
 )
 
 SECTIONS = ("experiment", "grid", "overrides")
-EXPERIMENT_KEYS = ("title", "description", "games", "seed", "chunk_size", "checked")
+EXPERIMENT_KEYS = (
+    "title", "description", "games", "seed", "chunk_size", "checked", "precision",
+    "precision_characters",
+)  # fmt: skip
 GRID_KEYS = ("themes", "players", "strategies", "characters", "feature")
 DEFAULT_GAMES = 10_000
 ALL = "all"
@@ -195,7 +198,8 @@ def plan_experiment(
     `events=False` writes no event files (`--no-events`). `precision` (e.g. 0.005): play
     each cell chunk by chunk until its intervals are that narrow (`simcore.runfolder.run_study`
     says which); `games` is then the most per cell (None: simcore.precision.DEFAULT_CAP,
-    not the file's experiment.games).
+    not the file's experiment.games). Without it, the file's experiment.precision (and
+    experiment.precision_characters) ask the same, experiment.games being the cap.
 
     source is a shipped experiment's name ("default", see `shipped_experiments`) or a path.
     out defaults to runs/<file stem>; games and seed replace the file's, feature (one
@@ -208,6 +212,10 @@ def plan_experiment(
     name = source.name
     head = spec.get("experiment", {})
     grid = spec.get("grid", {})
+    target, characters = file_precision(head, name)
+    if precision is None and target is not None:  # the file's own target
+        precision, precision_characters = target, precision_characters or characters
+        games = head.get("games", DEFAULT_CAP) if games is None else games
     if precision is not None and games is None:
         games = DEFAULT_CAP
     games = head.get("games", DEFAULT_GAMES) if games is None else games
@@ -313,6 +321,27 @@ def plan_experiment(
         source, out, title, description, games, seed, chunk_size, checked, themes, cells,
         skipped, request, chunks, bool(events), adaptive,
     )  # fmt: skip
+
+
+def file_precision(head: dict[str, Any], name: str) -> tuple[float | None, bool]:
+    """The file's own adaptive target, checked: experiment.precision (None: none) and
+    experiment.precision_characters; --precision replaces them."""
+    target, characters = head.get("precision"), head.get("precision_characters", False)
+    if target is None:
+        if "precision_characters" in head:
+            raise ExperimentError(
+                f"{name}: experiment.precision_characters needs experiment.precision (the "
+                "target half-width)"
+            )
+        return None, False
+    if isinstance(target, bool) or not isinstance(target, int | float) or not 0 < target < 0.5:
+        raise ExperimentError(
+            f"{name}: experiment.precision must be a number between 0 and 0.5, the 95% "
+            f"interval half-width to reach (0.005 = ±0.5 points), got {target!r}"
+        )
+    if not isinstance(characters, bool):
+        raise ExperimentError(f"{name}: experiment.precision_characters must be true or false")
+    return float(target), characters
 
 
 def read_spec(source: Path) -> dict[str, Any]:

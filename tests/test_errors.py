@@ -486,6 +486,17 @@ def test_experiment_pool_name(tmp_path):
     check("experiment-pool-name", experiment(tmp_path, f"[grid]\ncharacters = [{names}]"))
 
 
+def test_experiment_precision(tmp_path):
+    check("experiment-precision", experiment(tmp_path, "precision = 0.5"))
+    result = experiment(tmp_path, 'precision = "tight"')
+    assert result.exit_code == 2 and "got 'tight'" in result.stderr
+
+
+def test_experiment_precision_characters_alone(tmp_path):
+    text = "precision_characters = true"
+    check("experiment-precision-characters-alone", experiment(tmp_path, text))
+
+
 def test_experiment_unknown_key(tmp_path):
     check("experiment-unknown-key", experiment(tmp_path, "[grid]\nplayer = [5]"))
 

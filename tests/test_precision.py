@@ -197,6 +197,22 @@ def test_experiment_with_precision(tmp_path):
     assert result.exit_code == 2 and "holds a different run (precision:" in result.stderr
 
 
+def test_experiment_file_sets_precision(tmp_path):
+    """experiment.precision in the file asks what --precision asks (the file's games, when
+    given, being the cap), and --precision replaces it."""
+    grid = "[grid]\nplayers = [4, 5]\n"
+    plain = tmp_path / "plain.toml"
+    plain.write_text(f"[experiment]\nseed = 3\nchunk_size = 40\n{grid}")
+    own = tmp_path / "own.toml"
+    own.write_text(f"[experiment]\nseed = 3\nchunk_size = 40\nprecision = 0.08\n{grid}")
+    by_api = run_experiment(plain, tmp_path / "api", progress=False, precision=0.08)
+    by_file = run_experiment(own, tmp_path / "file", progress=False)
+    assert read_manifest(by_file)["precision"] == read_manifest(by_api)["precision"]
+    assert rows(by_file).equals(rows(by_api))
+    replaced = run_experiment(own, tmp_path / "cli", progress=False, precision=0.06)
+    assert read_manifest(replaced)["precision"]["target"] == 0.06
+
+
 def test_least_games_is_the_narrowest_wilson_interval():
     for target in (0.3, 0.05, 0.005):
         n = least_games(target)
