@@ -46,7 +46,7 @@ from reports.stats import paired_interval, wilson_interval
 from simcore.atomic import write_atomic
 from simcore.balance import Problem, theme_toml
 from simcore.engine import play_games
-from simcore.theme import Theme
+from simcore.theme import THEMES_DIR, Theme
 from simcore.vocab import ROLES, WINNERS
 from strategies.presets import Strategy
 from strategies.search import cma_search, games_for, load_state, new_optimizer, save_state, sub_seed
@@ -536,6 +536,7 @@ def write_variants(problem: Problem, answer: Answer, out: Path) -> None:
     """Each changed front variant as a ready theme file, OUT/variants/NAME.toml (one per
     theme, NAME-THEME.toml, when the file balances several), recorded in `files`."""
     several = len(problem.themes) > 1
+    printed = {t.id: t for t in problem.themes}
     for var in answer.variants[1:]:
         themes = problem.themes_of(var.choice)
         for theme_id, theme in themes.items():
@@ -551,10 +552,21 @@ def write_variants(problem: Problem, answer: Answer, out: Path) -> None:
                     f"{100 * answer.variants[0].distance:.1f})",
                     f"play it: bangsim run --theme {file} --players "
                     f"{','.join(map(str, problem.players))} --strategy {problem.strategy}",
+                    "the rest is the printed theme's data, without its comments (its rulebook "
+                    f"quotes and assumptions): see {printed_source(printed[theme_id])}",
                 ]
             )
             write_atomic(file, theme_toml(theme, f"{theme_id}-{var.name}", header).encode())
             var.files[theme_id] = str(file)
+
+
+def printed_source(theme: Theme) -> str:
+    """Where a designer reads the printed theme's file: for a shipped theme the command that
+    prints it, else its path."""
+    path = theme.path
+    if not isinstance(path, Path) or path.resolve().parent == Path(str(THEMES_DIR)).resolve():
+        return f"bangsim themes export {theme.id}"
+    return str(path)
 
 
 def write_result(

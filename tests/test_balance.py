@@ -104,6 +104,8 @@ def test_variants_load_and_replay(tmp_path):
     assert chosen["files"] == {"classic": str(file)}
     theme = load_theme(str(file))
     assert theme.id == "classic-1-change" and theme.rule_values["leader_extra_life"] == 0
+    assert "without its comments (its rulebook quotes and assumptions): see bangsim themes " \
+        "export classic\n" in file.read_text()  # fmt: skip
     problem = read_problem(source)
     block = play_games(theme, 5, data["final_games"], sub_seed(problem.seed, "final"),
                        strategy="smart")  # fmt: skip
