@@ -158,6 +158,16 @@ RayAddress = Annotated[
     typer.Option(help="With --backend ray: HOST:PORT of a Ray cluster's head (ray start --head)."),
 ]
 ShowProgress = Annotated[bool, typer.Option(help="Show a progress bar.")]
+Threads = Annotated[int | None, typer.Option(help="CPU threads to use (default: all cores).")]
+WriteEvents = Annotated[
+    bool,
+    typer.Option(
+        "--events/--no-events",
+        help="Also write each chunk's event counts (events/*.parquet: draw! checks, damage by "
+        "source, cards used by role) for the report's card tables; --no-events is about 5% "
+        "faster.",
+    ),
+]
 
 
 def open_backend(ctx: typer.Context, name: str, address: str | None) -> Backend:
@@ -221,19 +231,9 @@ def run(
         bool,
         typer.Option("--checked", help="Assert the game invariants after every action (slower)."),
     ] = False,
-    threads: Annotated[
-        int | None, typer.Option(help="CPU threads to use (default: all cores).")
-    ] = None,
+    threads: Threads = None,
     progress: ShowProgress = True,
-    events: Annotated[
-        bool,
-        typer.Option(
-            "--events/--no-events",
-            help="Also write each chunk's event counts (events/*.parquet: draw! checks, damage "
-            "by source, cards used by role) for the report's card tables; --no-events is "
-            "about 5% faster.",
-        ),
-    ] = True,
+    events: WriteEvents = True,
     backend_name: BackendName = "local",
     address: RayAddress = None,
 ) -> None:
@@ -756,9 +756,7 @@ def abilities(
             "there); a run folder's report then shows them."
         ),
     ] = None,
-    threads: Annotated[
-        int | None, typer.Option(help="CPU threads to use (default: all cores).")
-    ] = None,
+    threads: Threads = None,
     progress: ShowProgress = True,
     backend_name: BackendName = "local",
     address: RayAddress = None,
@@ -850,19 +848,9 @@ def experiment(
             "the file's grid.feature)."
         ),
     ] = None,
-    threads: Annotated[
-        int | None, typer.Option(help="CPU threads to use (default: all cores).")
-    ] = None,
+    threads: Threads = None,
     progress: ShowProgress = True,
-    events: Annotated[
-        bool,
-        typer.Option(
-            "--events/--no-events",
-            help="Also write each chunk's event counts (events/*.parquet: draw! checks, damage "
-            "by source, cards used by role) for the report's card tables; --no-events is "
-            "about 5% faster.",
-        ),
-    ] = True,
+    events: WriteEvents = True,
     render: Annotated[
         bool, typer.Option("--report/--no-report", help="Render RUN/report/index.html after.")
     ] = True,
@@ -1233,9 +1221,7 @@ def balance(
     ] = None,
     backend_name: BackendName = "local",
     address: RayAddress = None,
-    threads: Annotated[
-        int | None, typer.Option(help="CPU threads to use (default: all cores).")
-    ] = None,
+    threads: Threads = None,
     progress: ShowProgress = True,
     retune: Annotated[
         bool,
