@@ -37,7 +37,9 @@ from simcore.experiment import (
     check_override_path,
     grid_players,
     grid_themes,
+    known_keys,
     path_text,
+    text_key,
     value_text,
 )
 from simcore.runfolder import theme_digest
@@ -221,8 +223,8 @@ def read_problem(source: str | Path, seed: int | None = None) -> Problem:
         if not isinstance(value, dict):
             raise BalanceError(f"{name}: {key} must be a table ([{key}])")
     head = spec.get("balance", {})
-    _known_keys(head, "balance", BALANCE_KEYS, name)
-    _known_keys(spec.get("search", {}), "search", SEARCH_KEYS, name)
+    known_keys(head, f"{name}: balance", BALANCE_KEYS, BalanceError)
+    known_keys(spec.get("search", {}), f"{name}: search", SEARCH_KEYS, BalanceError)
     seed = head.get("seed", 1) if seed is None else seed
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise BalanceError(f"{name}: seed must be an integer in 0..2**63-1, got {seed!r}")
@@ -251,7 +253,9 @@ def read_problem(source: str | Path, seed: int | None = None) -> Problem:
     targets = read_targets(spec.get("targets", {}), configs, name)
     knobs = read_knobs(spec.get("knobs", {}), themes, name)
     return Problem(
-        source, _text(head, "title", name, source.stem), _text(head, "description", name, ""),
+        source,
+        text_key(head, "title", f"{name}: balance", source.stem, BalanceError),
+        text_key(head, "description", f"{name}: balance", "", BalanceError),
         themes, players, strategy, seed, targets, knobs, budget, configs, spec,
     )  # fmt: skip
 
@@ -454,21 +458,6 @@ def theme_toml(theme: Theme, theme_id: str, header: str) -> str:
 
 
 # --- helpers --------------------------------------------------------------------------------
-
-
-def _known_keys(table: dict[str, Any], section: str, allowed: tuple[str, ...], name: str):
-    for key in table:
-        if key not in allowed:
-            raise BalanceError(
-                f"{name}: {section}.{key}: unknown key (allowed: {', '.join(allowed)})"
-            )
-
-
-def _text(table: dict[str, Any], key: str, name: str, default: str) -> str:
-    value = table.get(key, default)
-    if not isinstance(value, str):
-        raise BalanceError(f"{name}: balance.{key} must be a string, got {value!r}")
-    return value
 
 
 def _number(x: Any) -> bool:

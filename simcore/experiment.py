@@ -235,8 +235,8 @@ def plan_experiment(
         )
     if not isinstance(checked, bool):
         raise ExperimentError(f"{name}: experiment.checked must be true or false")
-    title = _text_key(head, "title", name, source.stem)
-    description = _text_key(head, "description", name, "")
+    title = text_key(head, "title", f"{name}: experiment", source.stem, ExperimentError)
+    description = text_key(head, "description", f"{name}: experiment", "", ExperimentError)
 
     themes = grid_themes(grid.get("themes", ["classic"]), source)
     counts = grid_players(grid.get("players", [5]), name)
@@ -365,12 +365,18 @@ def read_spec(source: Path) -> dict[str, Any]:
         if not isinstance(value, dict):
             raise ExperimentError(f"{source.name}: {key} must be a table ([{key}])")
     for section, allowed in (("experiment", EXPERIMENT_KEYS), ("grid", GRID_KEYS)):
-        for key in spec.get(section, {}):
-            if key not in allowed:
-                raise ExperimentError(
-                    f"{source.name}: {section}.{key}: unknown key (allowed: {', '.join(allowed)})"
-                )
+        known_keys(spec.get(section, {}), f"{source.name}: {section}", allowed, ExperimentError)
     return spec
+
+
+def known_keys(
+    table: dict[str, Any], where: str, allowed: tuple[str, ...], error: type[UserError]
+) -> None:
+    """`error` "{where}.{key}: unknown key (allowed: ...)" for the first key of `table` not in
+    `allowed` (where: "exp.toml: grid", a balance file's "...: search")."""
+    for key in table:
+        if key not in allowed:
+            raise error(f"{where}.{key}: unknown key (allowed: {', '.join(allowed)})")
 
 
 def grid_themes(value: Any, source: Path) -> list[Theme]:
@@ -738,10 +744,14 @@ def _as_list(value: Any, where: str, what: str) -> list[Any]:
     return items
 
 
-def _text_key(table: dict[str, Any], key: str, name: str, default: str) -> str:
+def text_key(
+    table: dict[str, Any], key: str, where: str, default: str, error: type[UserError]
+) -> str:
+    """table[key] (default if absent), which must be text; `error` "{where}.{key} must be a
+    string" otherwise (where: "exp.toml: experiment", a balance file's "...: balance")."""
     value = table.get(key, default)
     if not isinstance(value, str):
-        raise ExperimentError(f"{name}: experiment.{key} must be a string, got {value!r}")
+        raise error(f"{where}.{key} must be a string, got {value!r}")
     return value
 
 
