@@ -2,7 +2,7 @@
 words and its win rates against the targets and against the printed theme (docs/balance.md).
 
 One self-contained HTML file, OUT/report/index.html (reports.html.write_page), from the
-measured answer of `simcore.balance_search`.
+measured answer of `simcore.studies.balance_search`.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from matplotlib.figure import Figure
 
 from reports.charts import FLAT, UP
 from reports.html import Chart, chart, write_page
-from simcore.balance import Problem
-from simcore.balance_retune import RETUNE_BUDGET, Retuned
-from simcore.balance_search import Answer, State
+from simcore.studies.balance import Problem
+from simcore.studies.balance_retune import RETUNE_BUDGET, Retuned
+from simcore.studies.balance_search import Answer, State
 
 PRINTED = "#1d232b"
 

@@ -18,7 +18,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import Formatter, MaxNLocator
 
 from reports.names import Names
-from simcore import vocab
+from simcore.engine import vocab
 
 SIDE_COLORS = {"leader": "#2f6db5", "outlaw": "#c2452d", "renegade": "#7b4fa0"}
 ROLE_COLORS = {"leader": "#1f4e8c", "deputy": "#6fa3dc", "outlaw": "#c2452d", "renegade": "#7b4fa0"}

@@ -25,21 +25,14 @@ from typing import Any
 import polars as pl
 
 from reports import charts
-from reports.aggregate import (
-    SIDES,
-    collect_cells,
-    collect_tables,
-    effects_overall,
-    role_win_rates,
-    side_win_rates,
-)
+from reports.aggregate import collect_tables, effects_overall, role_win_rates
 from reports.html import Chart, chart, pp, write_page
 from reports.names import Names, load_names
 from reports.report import ReportError, check_run
-from reports.stats import ALPHA, newcombe_exprs, two_proportion_p_expr, wilson_exprs, with_holm
-from reports.summary import scan_seats
-from simcore import vocab
-from simcore.runfolder import read_manifest
+from simcore.engine import vocab
+from simcore.runs.cells import SIDES, collect_cells, scan_seats, side_win_rates
+from simcore.runs.runfolder import read_manifest
+from simcore.stats import ALPHA, newcombe_exprs, two_proportion_p_expr, wilson_exprs, with_holm
 
 DIFF_COLUMNS = (
     "games_base",

@@ -1,6 +1,6 @@
 """The report's card-usage and event tables, from a run folder's event files.
 
-Event files (`simcore.event_rows`: events/<chunk>.parquet, one row per game) hold each
+Event files (`simcore.engine.event_rows`: events/<chunk>.parquet, one row per game) hold each
 game's counts ("draw!" checks by kind, life lost by source, Beers, cards stolen or
 discarded) and each role's card uses. One streaming pass per file schema (card names
 differ between themes) sums every count and its square per configuration
@@ -29,12 +29,12 @@ from pathlib import Path
 
 import polars as pl
 
-from reports.stats import Z95, wilson_exprs
-from reports.summary import CONFIG_KEYS
-from simcore import vocab
-from simcore.event_rows import EVENTS, KEYS, parse_used_column
-from simcore.events import CHECK_KINDS, DAMAGE_KINDS
-from simcore.runfolder import SEATS
+from simcore.engine import vocab
+from simcore.engine.event_rows import EVENTS, KEYS, parse_used_column
+from simcore.engine.events import CHECK_KINDS, DAMAGE_KINDS
+from simcore.runs.cells import CONFIG_KEYS
+from simcore.runs.runfolder import SEATS
+from simcore.stats import Z95, wilson_exprs
 
 ALL = "all"  # card_usage's role for every seat together
 CARD_ROLES = (ALL, *vocab.ROLES)

@@ -23,7 +23,7 @@ import polars as pl
 
 from reports.charts import with_series
 from reports.names import Names
-from simcore import vocab
+from simcore.engine import vocab
 
 SIDES = vocab.WINNERS
 SIDE_HEADINGS = {"leader": "leader + deputies", "outlaw": "outlaws", "renegade": "renegade"}

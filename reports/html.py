@@ -19,7 +19,7 @@ from typing import Any
 import jinja2
 
 from reports import charts
-from simcore.atomic import write_atomic
+from simcore.runs.atomic import write_atomic
 
 PAGE = "index.html"
 

@@ -11,8 +11,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simcore import vocab
-from simcore.theme import load_theme
+from simcore.engine import vocab
+from simcore.engine.theme import load_theme
+from simcore.engine.themeinfo import plural
 
 
 @dataclass(frozen=True)
@@ -38,15 +39,6 @@ class Names:
         if side == "outlaw":
             return plural(self.role(side, theme))
         return self.role(side, theme)
-
-
-def plural(name: str) -> str:
-    """English plural of a role name, for side labels: Deputy -> Deputies, Rebel -> Rebels."""
-    if name.endswith("s"):
-        return name
-    if name.endswith("y") and name[-2:-1] not in tuple("aeiou"):
-        return name[:-1] + "ies"
-    return name + "s"
 
 
 def load_names(themes: Iterable[str], theme_files: Mapping[str, str] | None = None) -> Names:

@@ -18,19 +18,18 @@ from typing import Any
 import polars as pl
 
 from reports import charts
-from reports.aggregate import SIDES, collect_cells, collect_tables, report_tables
+from reports.aggregate import collect_tables, report_tables
 from reports.events import collect_event_cells, event_tables, event_views
 from reports.examples import example_games
 from reports.grid import SIDE_HEADINGS, even_text, legend, side_grid
 from reports.html import Chart, chart, pct, pp, write_files, write_page
 from reports.levels import strategy_levels
 from reports.names import Names, load_names
-from reports.summary import scan_seats
-from simcore.abilities import read_abilities
-from simcore.api import safe_name
+from simcore.engine.request import safe_name
 from simcore.errors import UserError
-from simcore.precision import ABOVE, precision_lines
-from simcore.runfolder import (
+from simcore.runs.cells import SIDES, collect_cells, scan_seats
+from simcore.runs.precision import ABOVE, precision_lines
+from simcore.runs.runfolder import (
     MANIFEST,
     SEATS,
     RunFolderError,
@@ -38,6 +37,7 @@ from simcore.runfolder import (
     check_version,
     read_manifest,
 )
+from simcore.studies.abilities import read_abilities
 
 REPORT_DIR = "report"
 FORMATS = ("html", "csv", "json")
@@ -155,7 +155,9 @@ def write_report(report: RunReport, out: Path | None = None) -> Path:
         safe_name=safe_name,
         featured=rows_by_config(report.tables["featured"]),
         abilities=ability_groups(report),
-        examples=example_games(report),  # a few games replayed as traces
+        examples=example_games(
+            report.run, report.configs, report.names
+        ),  # a few games replayed as traces
         levels=strategy_levels(
             (report.manifest or {}).get("configs", []),
             report.tables["sides"],

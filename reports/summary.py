@@ -1,35 +1,16 @@
 """The run summary `bangsim run` prints: win rate by role per configuration, capped games.
 
-Lazy polars queries over seat rows (`simcore.rows.SEAT_SCHEMA`), so they run in bounded
+Lazy polars queries over seat rows (`simcore.engine.rows.SEAT_SCHEMA`), so they run in bounded
 memory over any number of `seats/*.parquet` chunks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
-
 import polars as pl
 
-from reports.stats import wilson_exprs
-from simcore import vocab
-from simcore.rows import SEAT_DEFAULTS
-
-CONFIG_KEYS = ("config", "theme", "players")
-
-
-def scan_seats(run: Path, files: Sequence[str] | None = None) -> pl.LazyFrame:
-    """All seat rows of a run folder, lazily; or those of some chunk `files` (paths relative
-    to `run`, as a manifest lists them). Columns added to the seat table later
-    (`simcore.rows.SEAT_DEFAULTS`, e.g. `featured`) read as their default in chunks written
-    before them, so old run folders report as before."""
-    paths = Path(run) / "seats" / "*.parquet" if files is None else [Path(run) / f for f in files]
-    seats = pl.scan_parquet(paths, missing_columns="insert", extra_columns="ignore")
-    names = seats.collect_schema().names()  # the first file's footer
-    return seats.with_columns(
-        pl.col(c).fill_null(v) if c in names else pl.lit(v).alias(c)
-        for c, v in SEAT_DEFAULTS.items()
-    )
+from simcore.engine import vocab
+from simcore.runs.cells import CONFIG_KEYS
+from simcore.stats import wilson_exprs
 
 
 def game_counts(seats: pl.LazyFrame) -> pl.LazyFrame:

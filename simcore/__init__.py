@@ -20,7 +20,7 @@ def _kernel_cache_dir() -> str:
     cache instead of running stale code."""
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha1()
-    for folder in ("simcore", "strategies"):
+    for folder in ("simcore/engine", "strategies"):
         for src in sorted((root / folder).glob("*.py")):
             text = src.read_bytes()
             if b"njit" in text or src.name in _CONSTANT_MODULES:
@@ -35,7 +35,7 @@ numba.config.CACHE_DIR = _kernel_cache_dir()
 
 
 def __getattr__(name: str):
-    # `simcore.simulate` without importing polars for every `import simcore.vocab`
+    # `simcore.simulate` without importing polars for every `import simcore.engine.vocab`
     if name == "simulate":
         from simcore.api import simulate
 

@@ -4,30 +4,29 @@
     seats = simcore.simulate("classic", players=5, games=10_000, seed=1)
     seats.filter(pl.col("role") == "leader")["won"].mean()  # the leader's win rate
 
-Rows are the run folder's seat rows (`simcore.rows.SEAT_SCHEMA`); `bangsim run` writes the
+Rows are the run folder's seat rows (`simcore.engine.rows.SEAT_SCHEMA`); `bangsim run` writes the
 same rows to disk chunk by chunk.
 """
 
 from __future__ import annotations
 
-import difflib
-import hashlib
-import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import polars as pl
 
-from simcore import limits
-from simcore.rows import seat_frame
-from simcore.theme import Theme, load_theme
-from strategies.presets import DEFAULT_PRESET, resolve_strategy
-from strategies.presets import Strategy as PresetStrategy
-
-DEFAULT_STRATEGY = DEFAULT_PRESET
-POOL_NAMES_IN_LABEL = 3  # pools up to this size are spelled out in config labels
-
-Strategy = str | Mapping[str, str] | PresetStrategy  # see strategies.presets.resolve_strategy
+from simcore.engine.request import (
+    DEFAULT_STRATEGY,
+    Strategy,
+    check_characters,
+    check_feature,
+    check_games,
+    check_strategy,
+    config_label,
+    player_counts,
+)
+from simcore.engine.rows import seat_frame
+from simcore.engine.theme import Theme, load_theme
 
 
 def simulate(
@@ -53,7 +52,7 @@ def simulate(
     checked: assert the kernel's invariants after every action.
     Raises ValueError (ThemeError included) with a one-line message on bad input.
     """
-    from simcore.engine import play_games  # numba loads on first use, not on import
+    from simcore.engine.play import play_games  # numba loads on first use, not on import
 
     loaded = load_theme(theme)
     counts = player_counts(players, loaded)
@@ -70,135 +69,3 @@ def simulate(
         config = config_label(loaded.id, n, label, pool, feature)
         frames.append(seat_frame(block, loaded, n, 0, config))
     return pl.concat(frames)
-
-
-def config_label(
-    theme_id: str, players: int, strategy: Strategy = DEFAULT_STRATEGY,
-    characters: Sequence[str] | None = None, feature: str | None = None,
-) -> str:  # fmt: skip
-    """The label of one configuration: ``{theme}/{players}p/{strategy}[/{pool}][/feature=F]``.
-
-    strategy is its canonical label (strategy_label): the preset name, or
-    ``role=preset,...`` for all four roles in canonical order when they differ. The pool part appears only when a character pool was given:
-    ``pool:Name+Name`` for up to 3 names, else ``pool{count}-{6 hex of its hash}``.
-
-    >>> config_label("classic", 5, "basic")
-    'classic/5p/basic'
-    >>> config_label("classic", 4, {"leader": "random"}, ["Jourdonnais"])
-    'classic/4p/leader=random,deputy=basic,outlaw=basic,renegade=basic/pool:Jourdonnais'
-    """
-    parts = [theme_id, f"{players}p", strategy_label(strategy)]
-    if characters is not None:
-        names = list(characters)
-        if len(names) <= POOL_NAMES_IN_LABEL:
-            parts.append("pool:" + "+".join(names))
-        else:
-            digest = hashlib.sha1("\n".join(names).encode()).hexdigest()[:6]
-            parts.append(f"pool{len(names)}-{digest}")
-    if feature is not None:
-        parts.append(f"feature={feature}")
-    return "/".join(parts)
-
-
-def strategy_label(strategy: Strategy) -> str:
-    """The canonical name of a strategy: the preset name when every role plays the same one,
-    else ``role=preset,...`` for all four roles in canonical order (roles not given play
-    `basic`). ValueError (one line) for an unknown preset or role."""
-    return resolve_strategy(strategy).label()
-
-
-def safe_name(label: str) -> str:
-    """A config label as a file name: runs of anything but letters, digits, '.', '=', '-' -> '_'.
-
-    >>> safe_name("classic/5p/basic")
-    'classic_5p_basic'
-    """
-    return re.sub(r"[^A-Za-z0-9.=-]+", "_", label).strip("_")
-
-
-def player_counts(players: int | Iterable[int], theme: Theme) -> list[int]:
-    """Player counts as a sorted, de-duplicated list; ValueError if the theme has no table."""
-    counts = [players] if isinstance(players, int) else list(players)
-    if not counts:
-        raise ValueError("no player count given")
-    supported = theme.player_counts()
-    for n in counts:
-        if isinstance(n, bool) or not isinstance(n, int):
-            raise ValueError(f"player count must be an integer, got {n!r}")
-        if n not in supported:
-            lo, hi = limits.MIN_PLAYERS, limits.MAX_PLAYERS
-            if lo <= n <= hi:
-                raise ValueError(
-                    f"theme '{theme.id}' has no role table for {n} players "
-                    f"(supported: {', '.join(map(str, supported))})"
-                )
-            raise ValueError(f"players must be between {lo} and {hi}, got {n}")
-    return sorted(set(counts))
-
-
-def check_games(games: int) -> int:
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ValueError(f"games must be a positive integer, got {games!r}")
-    return games
-
-
-def check_characters(
-    characters: Sequence[str] | None, theme: Theme, players: Iterable[int] = ()
-) -> list[str] | None:
-    """The pool as a list of the theme's names, enough for every table in `players`;
-    ValueError naming the first unknown name."""
-    if characters is None:
-        return None
-    if isinstance(characters, str):
-        raise ValueError("characters must be a list of names, not one string")
-    pool = list(characters)
-    if not pool:
-        raise ValueError("the character pool is empty")
-    known = set(theme.character_names)
-    for name in pool:
-        if name not in known:
-            close = difflib.get_close_matches(str(name), theme.character_names, n=1)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
-            raise ValueError(
-                f"unknown character '{name}' in theme '{theme.id}'{hint}; "
-                f"known: {', '.join(theme.character_names)}"
-            )
-    dupes = sorted({c for c in pool if pool.count(c) > 1})
-    if dupes:
-        raise ValueError(f"character pool lists {', '.join(dupes)} more than once")
-    most = max(players, default=0)
-    if len(pool) < most:
-        raise ValueError(f"character pool of {len(pool)} is too small for {most} players")
-    return pool
-
-
-def check_feature(feature: str | None, theme: Theme, players: Iterable[int] = ()) -> str | None:
-    """A featured character, "NAME" or "NAME=ROLE", in its canonical form ("Willy the Kid",
-    "Willy the Kid=outlaw": the theme's character name, the canonical role); None stays None.
-    ValueError (one line, listing the theme's characters) for an unknown name, an unknown
-    role, or a role missing at one of `players` (see simcore.engine.parse_feature)."""
-    if feature is None:
-        return None
-    if not isinstance(feature, str) or not feature.strip():
-        raise ValueError(
-            f"feature must be a character name or NAME=ROLE, got {feature!r} "
-            f"(characters of theme '{theme.id}': {', '.join(theme.character_names)})"
-        )
-    from simcore.engine import parse_feature
-    from simcore.vocab import ROLES
-
-    for n in list(players) or theme.player_counts()[-1:]:  # default: the largest table
-        index, role = parse_feature(theme, feature, n)
-    name = theme.character_names[int(index)]
-    return name if role < 0 else f"{name}={ROLES[int(role)]}"
-
-
-def check_strategy(strategy: Strategy) -> str:
-    """The strategy's canonical label (see strategy_label), which the engine also accepts."""
-    if isinstance(strategy, str) and not strategy.strip():
-        raise ValueError("strategy must be a preset name, got an empty string")
-    if not isinstance(strategy, str | Mapping | PresetStrategy):
-        raise ValueError(
-            f"strategy must be a preset name or a role -> preset dict, got {strategy!r}"
-        )
-    return strategy_label(strategy)

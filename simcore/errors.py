@@ -1,6 +1,6 @@
 """How `bangsim` fails: one line on stderr, an exit code, no traceback (docs/errors.md).
 
-Every command runs inside `simcore.cli.BangsimGroup.invoke`, the one place that turns an
+Every command runs inside `simcore.cli.main.BangsimGroup.invoke`, the one place that turns an
 exception into a line and an exit code (`describe`):
 
 | exit | meaning |

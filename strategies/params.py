@@ -5,7 +5,7 @@ Every decision function reads only these numbers and what a player at the table 
 
 from typing import NamedTuple
 
-from simcore.vocab import EFFECTS, N_EFFECTS, ROLES
+from simcore.engine.vocab import EFFECTS, N_EFFECTS, ROLES
 
 P_RANDOM = 0  # 1: uniform over legal choices (the floor); 0: the scored policy below
 P_HEAL_MISSING = 1  # drink a heal card on your turn once this much life is missing

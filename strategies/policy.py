@@ -7,7 +7,7 @@ eliminated and the public record of who attacked whom (G.karma). Randomness come
 game's own stream.
 """
 
-from simcore.board import (
+from simcore.engine.board import (
     count_in_hand,
     count_playable_as,
     find_name_in_play,
@@ -16,10 +16,10 @@ from simcore.board import (
     revealed_dead,
     role_total,
 )
-from simcore.jit import njit
-from simcore.rng import rng_below, rng_coin
-from simcore.state import S_BANGS, S_N
-from simcore.vocab import (
+from simcore.engine.jit import njit
+from simcore.engine.rng import rng_below, rng_coin
+from simcore.engine.state import S_BANGS, S_N
+from simcore.engine.vocab import (
     A_DISCARD_TWO_HEAL,
     CF_BEER,
     D_DRAW,

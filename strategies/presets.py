@@ -28,8 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from simcore.limits import MAX_PLAYERS, MIN_PLAYERS
-from simcore.vocab import ROLES
+from simcore.engine.limits import MAX_PLAYERS, MIN_PLAYERS
+from simcore.engine.vocab import ROLES
 from strategies.params import KEYS, N_PARAMS, check_value, param_index
 
 PRESETS_FILE = files("strategies") / "presets.toml"  # package data, found from any install

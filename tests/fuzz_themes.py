@@ -6,7 +6,7 @@ random role tables, rule flags with random valid values, characters with random 
 abilities, and a deck of random copies of cards from the whole effect vocabulary (values,
 costs, Beer flags, Encounter with Destiny lists), with rank+suit faces, symbol faces or
 both, and a random "draw!" predicate for every check the deck or the characters need. The
-deck is as small as the rules allow (simcore.theme.min_deck_size: the largest starting
+deck is as small as the rules allow (simcore.engine.theme.min_deck_size: the largest starting
 hands and the leader's first draw, at every player count), a little larger, or any size up
 to limits.MAX_CARDS. `shipped_variants()` perturbs a shipped theme instead (copies dropped or
 added, characters dropped, rule flags changed). `to_toml()` writes either as TOML text, so
@@ -28,8 +28,8 @@ from typing import Any
 from hypothesis import assume, settings
 from hypothesis import strategies as st
 
-from simcore import limits, vocab
-from simcore.theme import (
+from simcore.engine import limits, vocab
+from simcore.engine.theme import (
     RANKS,
     SUITS,
     THEMES_DIR,
@@ -70,7 +70,7 @@ CLASSIC_ROLE_TABLE = {
     6: ["leader", "renegade", "outlaw", "outlaw", "outlaw", "deputy"],
     7: ["leader", "renegade", "outlaw", "outlaw", "outlaw", "deputy", "deputy"],
 }
-# which checks a theme must define, as in simcore.theme.CHECK_NEEDED_BY (by name)
+# which checks a theme must define, as in simcore.engine.theme.CHECK_NEEDED_BY (by name)
 CHECK_NEEDED = {
     "barrel": ({"barrel"}, {"builtin_barrel"}),
     "jail": ({"jail"}, set()),
@@ -88,7 +88,7 @@ TEXT = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=0, max
 
 
 def min_deck(theme: dict[str, Any]) -> int:
-    """The smallest deck the rules allow (simcore.theme.min_deck_size at every player count:
+    """The smallest deck the rules allow (simcore.engine.theme.min_deck_size at every player count:
     the largest starting hands, the leader's extra life, his first draw)."""
     rules = theme.get("rules", {})
     lives = [c["life"] for c in theme["characters"]]
@@ -298,7 +298,7 @@ def theme_dicts(draw, effects: st.SearchStrategy[str] | None = None) -> dict[str
     if checks:
         theme["checks"] = checks
     # a theme some player could not lay out in front of him would overflow the kernel's table
-    # (simcore.theme rejects it); keep the strategies' themes valid
+    # (simcore.engine.theme rejects it); keep the strategies' themes valid
     assume(table_bound(theme["cards"]) <= limits.MAX_TABLE)
     return theme
 
@@ -364,7 +364,7 @@ STRATEGY_SPECS = st.one_of(
 
 @st.composite
 def plays(draw, theme: Theme) -> dict[str, Any]:
-    """Keyword arguments of simcore.engine.play_games for `theme`, bar the theme."""
+    """Keyword arguments of simcore.engine.play.play_games for `theme`, bar the theme."""
     players = draw(st.sampled_from(theme.player_counts()))
     pool = None
     if draw(st.booleans()):

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore import kernel
-from simcore.board import distance
-from simcore.engine import NO_FEATURE
-from simcore.state import (
+from simcore.engine import kernel
+from simcore.engine.board import distance
+from simcore.engine.play import NO_FEATURE
+from simcore.engine.state import (
     ERRORS,
     S_BANGS,
     S_CHECKED,
@@ -36,9 +36,9 @@ from simcore.state import (
     S_WINNER,
     new_states,
 )
-from simcore.tables import pack_tables
-from simcore.theme import load_theme
-from simcore.vocab import DESTINIES, ROLES, WINNERS
+from simcore.engine.tables import pack_tables
+from simcore.engine.theme import load_theme
+from simcore.engine.vocab import DESTINIES, ROLES, WINNERS
 from strategies.presets import resolve_strategy
 
 

@@ -9,8 +9,11 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from reports.stats import newcombe_exprs
-from simcore.abilities import (
+from simcore.cli import app
+from simcore.engine.play import play_games
+from simcore.engine.theme import load_theme
+from simcore.stats import newcombe_exprs
+from simcore.studies.abilities import (
     NEGATIVE,
     NO_ABILITY_VERDICT,
     POSITIVE,
@@ -20,9 +23,6 @@ from simcore.abilities import (
     read_abilities,
     without_ability,
 )
-from simcore.cli import app
-from simcore.engine import play_games
-from simcore.theme import load_theme
 
 runner = CliRunner()
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from simcore.api import (
+from simcore.engine.request import (
     check_characters,
     check_strategy,
     config_label,
@@ -10,7 +10,7 @@ from simcore.api import (
     safe_name,
     strategy_label,
 )
-from simcore.theme import load_theme
+from simcore.engine.theme import load_theme
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""Backends (simcore.backend): the ray backend gives the same rows, search scores and ability
+"""Backends (simcore.runs.backend): the ray backend gives the same rows, search scores and ability
 values as the local one for the same seed, and the same run folder.
 
 One local Ray instance of 2 CPUs serves the module (started once: about 5 s, and each of its
@@ -16,15 +16,16 @@ import pytest
 from polars.testing import assert_frame_equal
 from test_experiment import TINY  # 4 cells of 120 games in chunks of 50
 
-from simcore.abilities import ability_values
-from simcore.backend import LocalBackend, RayBackend, get_backend
-from simcore.balance import read_problem
-from simcore.balance_search import measure, search
-from simcore.experiment import execute_experiment, plan_experiment
-from simcore.runfolder import execute_study, plan_study, read_manifest
-from simcore.theme import load_theme
+from simcore.engine.theme import load_theme
+from simcore.runs.backend import LocalBackend, RayBackend, get_backend
+from simcore.runs.experiment import execute_experiment, plan_experiment
+from simcore.runs.runfolder import execute_study, plan_study, read_manifest
+from simcore.studies.abilities import ability_values
+from simcore.studies.balance import read_problem
+from simcore.studies.balance_search import measure, search
+from simcore.studies.batch import side_rates
+from simcore.studies.tune import Settings, best_response
 from strategies.presets import resolve_strategy
-from strategies.search import Settings, best_response, side_rates
 
 ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'bangsim[ray]'")
 

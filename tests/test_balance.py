@@ -1,4 +1,4 @@
-"""bangsim balance (simcore.balance, simcore.balance_search, reports.balance): the search
+"""bangsim balance (simcore.studies.balance, simcore.studies.balance_search, reports.balance): the search
 finds a known answer, its variants are theme files that replay its numbers, it resumes and
 repeats itself exactly. Bad files are one-line errors: tests/test_errors.py, rows balance-*.
 """
@@ -12,22 +12,21 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from simcore.balance import read_problem
-from simcore.balance_search import (
+from simcore.cli import app
+from simcore.engine.play import play_games
+from simcore.engine.theme import load_theme
+from simcore.studies.balance import read_problem
+from simcore.studies.balance_search import (
     EXHAUSTIVE_MAX,
     RESULT,
-    Tally,
     measure,
-    play_work,
     pooled,
     search,
     space_size,
     write_variants,
 )
-from simcore.cli import app
-from simcore.engine import play_games
-from simcore.theme import load_theme
-from strategies.search import sub_seed
+from simcore.studies.batch import Tally, play_work
+from simcore.studies.tune import sub_seed
 
 runner = CliRunner()
 
@@ -148,9 +147,10 @@ def test_tally_effects_match_the_report(tmp_path):
     """A character's role-adjusted effect is the report's (reports.aggregate)."""
     import polars as pl
 
-    from reports.aggregate import cells_of, effects_overall
-    from simcore.balance_search import Work
-    from simcore.rows import seat_frame
+    from reports.aggregate import effects_overall
+    from simcore.engine.rows import seat_frame
+    from simcore.runs.cells import cells_of
+    from simcore.studies.batch import Work
     from strategies.presets import resolve_strategy
 
     theme = load_theme("classic")
@@ -187,7 +187,7 @@ def test_retune_keeps_a_clear_verdict(tmp_path, monkeypatch):
     """--retune re-tunes the strategies for the chosen variant (here a tiny budget) and
     re-measures it on the final deals: an extra life less for the Sheriff stays far closer
     to a 50% Sheriff's side than the printed game."""
-    import simcore.balance_retune as balance_retune
+    import simcore.studies.balance_retune as balance_retune
 
     tiny = {"generations": 1, "games_min": 64, "games_max": 64, "final_games": 200}
     monkeypatch.setattr(balance_retune, "RETUNE_BUDGET", tiny)

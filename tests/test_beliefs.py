@@ -5,12 +5,12 @@ import numpy as np
 import pytest
 from scenario import FIVE, SEVEN, Table
 
-from simcore import kernel
-from simcore.engine import NO_FEATURE, play_games
-from simcore.state import S_DECK_N, S_DISC_N, S_N, S_OVER, new_states
-from simcore.tables import pack_tables
-from simcore.theme import load_theme
-from simcore.vocab import RU_TURN_CAP
+from simcore.engine import kernel
+from simcore.engine.play import NO_FEATURE, play_games
+from simcore.engine.state import S_DECK_N, S_DISC_N, S_N, S_OVER, new_states
+from simcore.engine.tables import pack_tables
+from simcore.engine.theme import load_theme
+from simcore.engine.vocab import RU_TURN_CAP
 from strategies.params import P_ANSWER_MIN_BANGS, P_TAKE_HITS_ABOVE
 from strategies.policy import (
     choose_action,

@@ -4,9 +4,9 @@ import json
 
 from typer.testing import CliRunner
 
-from simcore.bench import TARGETS
 from simcore.cli import app
-from simcore.theme import shipped_themes
+from simcore.engine.theme import shipped_themes
+from simcore.studies.bench import TARGETS
 
 
 def test_bench_writes_table_and_json(tmp_path):

@@ -5,8 +5,9 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from simcore.cli import app, parse_characters, parse_players
-from simcore.runfolder import MANIFEST, plan_study
+from simcore.cli import app
+from simcore.cli.options import parse_characters, parse_players
+from simcore.runs.runfolder import MANIFEST, plan_study
 
 runner = CliRunner()
 

@@ -8,8 +8,8 @@ from test_cli import assert_bad_input
 from typer.testing import CliRunner
 
 from simcore.cli import app
-from simcore.theme import THEMES_DIR, load_theme, shipped_themes
-from simcore.themeinfo import player_counts_text
+from simcore.engine.theme import THEMES_DIR, load_theme, shipped_themes
+from simcore.engine.themeinfo import player_counts_text
 
 runner = CliRunner()
 CLASSIC_TEXT = (THEMES_DIR / "classic.toml").read_text()

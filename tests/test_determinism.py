@@ -11,7 +11,7 @@ import numpy as np
 from polars.testing import assert_frame_equal
 
 import simcore
-from simcore.engine import play_games
+from simcore.engine.play import play_games
 
 
 def test_same_seed_same_frame():
@@ -48,7 +48,7 @@ def test_chunking_does_not_change_games():
 
 PROBE = """
 import json, sys
-from simcore.engine import play_games
+from simcore.engine.play import play_games
 out = {}
 for players in (4, 7):
     for strategy in ("basic", "random"):

@@ -26,13 +26,14 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-import simcore.backend
-import simcore.cli
-from simcore import atomic, limits, runfolder
+import simcore.cli.runs
+import simcore.runs.backend
 from simcore.cli import app
+from simcore.engine import limits
+from simcore.engine.theme import ThemeError, load_theme, min_deck_size
 from simcore.errors import describe
-from simcore.runfolder import MANIFEST, SEATS, RunFolderError, chunk_problem
-from simcore.theme import ThemeError, load_theme, min_deck_size
+from simcore.runs import atomic, runfolder
+from simcore.runs.runfolder import MANIFEST, SEATS, RunFolderError, chunk_problem
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "errors.md"
 runner = CliRunner()
@@ -138,7 +139,7 @@ def run(base, tmp_path) -> Path:
 
 
 def event_file(seat_file: Path) -> Path:
-    """The event file of a seat chunk: a chunk writes it first (simcore.event_rows)."""
+    """The event file of a seat chunk: a chunk writes it first (simcore.engine.event_rows)."""
     return seat_file.parent.parent / "events" / seat_file.name
 
 
@@ -238,7 +239,7 @@ def test_out_no_permission(tmp_path, monkeypatch):
 
 
 def fail_on(path_part: str, error: OSError, after: int = 0):
-    """A stand-in for `open` in simcore.atomic: the (after+1)-th temp file whose name
+    """A stand-in for `open` in simcore.runs.atomic: the (after+1)-th temp file whose name
     contains path_part fails to be written with `error` after half its bytes."""
     seen = []
 
@@ -647,7 +648,7 @@ def test_abilities_unknown_role(tmp_path):
     assert line == "error: --role: no deputy at 4 players in theme 'classic'"
 
 
-# --- backends (simcore.backend) -------------------------------------------------------------
+# --- backends (simcore.runs.backend) -------------------------------------------------------------
 
 
 @pytest.mark.parametrize("command", ["run", "experiment", "tune", "exploit", "abilities"])
@@ -705,7 +706,7 @@ def ray_instance():
 
 def test_ray_other_version(ray_instance, tmp_path, monkeypatch):
     """The node checks the stamp the command sends with every task."""
-    monkeypatch.setattr(simcore.backend, "version_stamp", lambda: ("0.0.1", 0))
+    monkeypatch.setattr(simcore.runs.backend, "version_stamp", lambda: ("0.0.1", 0))
     line = check("ray-other-version", run_cli(tmp_path / "r", "--backend", "ray"))
     assert "this one bangsim 0.0.1 (rules version 0)" in line
     assert json.loads((tmp_path / "r" / MANIFEST).read_text())["chunks_done"] == []
@@ -713,7 +714,7 @@ def test_ray_other_version(ray_instance, tmp_path, monkeypatch):
 
 def test_ray_task_lost(ray_instance):
     """A worker that dies (here: every try of the task) is the cluster's failure, exit 1."""
-    with simcore.backend.RayBackend() as backend, pytest.raises(ConnectionError) as e:
+    with simcore.runs.backend.RayBackend() as backend, pytest.raises(ConnectionError) as e:
         list(backend.map(os._exit, [1]))
     line, code = describe(e.value, resumable=True)
     check("ray-task-lost", code=code, stderr=line)
@@ -835,7 +836,7 @@ def boom(text):
 
 
 def test_internal_error(tmp_path, monkeypatch):
-    monkeypatch.setattr(simcore.cli, "parse_players", boom)
+    monkeypatch.setattr(simcore.cli.runs, "parse_players", boom)
     line = check("internal-error", run_cli(tmp_path / "x"))
     assert line.startswith("error: internal error (TypeError: boom); this is a bug")
 
@@ -845,7 +846,7 @@ def test_debug(tmp_path, monkeypatch):
     result = cli("--debug", "run", *RUN, "--out", tmp_path / "notes.txt" / "x")
     check("debug", result)
     assert isinstance(result.exception, RunFolderError)  # raised, so Python shows it
-    monkeypatch.setattr(simcore.cli, "parse_players", boom)
+    monkeypatch.setattr(simcore.cli.runs, "parse_players", boom)
     result = cli("--debug", "run", *RUN, "--out", tmp_path / "y")
     assert result.exit_code == 1 and isinstance(result.exception, TypeError)
     result = cli("run", *RUN, "--out", tmp_path / "y")  # --debug does not stick

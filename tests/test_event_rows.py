@@ -1,4 +1,4 @@
-"""Event files in the run folder (simcore.event_rows): one row per game beside each seat
+"""Event files in the run folder (simcore.engine.event_rows): one row per game beside each seat
 chunk, written atomically with it, resumed and checked like it."""
 
 import json
@@ -9,10 +9,9 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from simcore import runfolder, vocab
 from simcore.cli import app
-from simcore.engine import play_games
-from simcore.event_rows import (
+from simcore.engine import vocab
+from simcore.engine.event_rows import (
     EVENTS,
     event_columns,
     event_file,
@@ -20,9 +19,11 @@ from simcore.event_rows import (
     parse_used_column,
     used_column,
 )
-from simcore.events import event_names
-from simcore.runfolder import MANIFEST, SEATS, RunFolderError, run_study
-from simcore.theme import load_theme
+from simcore.engine.events import event_names
+from simcore.engine.play import play_games
+from simcore.engine.theme import load_theme
+from simcore.runs import runfolder
+from simcore.runs.runfolder import MANIFEST, SEATS, RunFolderError, run_study
 
 runner = CliRunner()
 KW = dict(theme="classic", players=[4, 5], games=90, seed=3, chunk_size=40, progress=False)
@@ -205,7 +206,7 @@ def test_experiment_cells_write_event_files(tmp_path):
 def test_bench_measures_the_event_cost(capsys):
     import numba
 
-    from simcore.bench import bench_events
+    from simcore.studies.bench import bench_events
 
     threads = numba.get_num_threads()
     try:

@@ -1,14 +1,14 @@
-"""Per-game event counts (State.ev, GameBlock.events, simcore.events): hand-set scenarios
+"""Per-game event counts (State.ev, GameBlock.events, simcore.engine.events): hand-set scenarios
 count exactly what happened; played games count consistently."""
 
 import numpy as np
 import pytest
 from scenario import HEART, Table, table
 
-from simcore.engine import play_games
-from simcore.events import event_names
-from simcore.state import N_EV
-from simcore.theme import load_theme, shipped_themes
+from simcore.engine.events import event_names
+from simcore.engine.play import play_games
+from simcore.engine.state import N_EV
+from simcore.engine.theme import load_theme, shipped_themes
 
 
 def counts(t: Table) -> dict[str, int]:

@@ -10,12 +10,12 @@ from test_cli import assert_bad_input
 from typer.testing import CliRunner
 
 import simcore
-from simcore import experiment as experiment_module
-from simcore.api import strategy_label
 from simcore.cli import app
-from simcore.experiment import ExperimentError, plan_experiment, shipped_experiments
-from simcore.runfolder import MANIFEST, SEATS
-from simcore.theme import THEMES_DIR, shipped_themes
+from simcore.engine.request import strategy_label
+from simcore.engine.theme import THEMES_DIR, shipped_themes
+from simcore.runs import experiment as experiment_module
+from simcore.runs.experiment import ExperimentError, plan_experiment, shipped_experiments
+from simcore.runs.runfolder import MANIFEST, SEATS
 
 runner = CliRunner()
 SHIPPED = Path(__file__).resolve().parent.parent / "configs" / "experiments"
@@ -109,7 +109,7 @@ cards."Dynamite".extra_copies = [-1]
     assert missed[-2:] == missed[:2] and len(missed) == 14
     assert "Dynamite" not in theme.card_names  # its one copy removed: the card leaves the deck
     assert len(theme.card_faces) == 80 + 2 - 1
-    base = simcore.theme.load_theme("classic")
+    base = simcore.engine.theme.load_theme("classic")
     assert base.rule_values["leader_extra_life"] == 1  # the shipped theme is untouched
     assert len(base.card_faces) == 80
 

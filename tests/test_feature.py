@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from simcore.engine import play_games
-from simcore.theme import load_theme
-from simcore.vocab import R_LEADER, R_OUTLAW, ROLES
+from simcore.engine.play import play_games
+from simcore.engine.theme import load_theme
+from simcore.engine.vocab import R_LEADER, R_OUTLAW, ROLES
 
 
 def test_the_featured_character_sits_in_every_game_at_a_random_seat():

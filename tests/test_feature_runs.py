@@ -12,13 +12,13 @@ import pytest
 from typer.testing import CliRunner
 
 import simcore
-from reports.aggregate import cells_of, featured_effects
-from reports.stats import newcombe_exprs, two_proportion_p_expr
-from reports.summary import scan_seats
+from reports.aggregate import featured_effects
 from simcore.cli import app
-from simcore.experiment import plan_experiment, run_experiment
-from simcore.rows import SEAT_SCHEMA
-from simcore.runfolder import MANIFEST, SEATS, check_chunk_files, read_manifest
+from simcore.engine.rows import SEAT_SCHEMA
+from simcore.runs.cells import cells_of, scan_seats
+from simcore.runs.experiment import plan_experiment, run_experiment
+from simcore.runs.runfolder import MANIFEST, SEATS, check_chunk_files, read_manifest
+from simcore.stats import newcombe_exprs, two_proportion_p_expr
 
 runner = CliRunner()
 WILLY = "Willy the Kid"

@@ -35,13 +35,13 @@ from fuzz_themes import (
 from hypothesis import assume, currently_in_test_context, event, given, note
 from hypothesis import strategies as st
 
-from simcore import limits, vocab
-from simcore.engine import (
+from simcore.engine import limits, vocab
+from simcore.engine.play import (
     GameBlock,
     play_games,
 )
-from simcore.rows import seat_frame
-from simcore.state import (
+from simcore.engine.rows import seat_frame
+from simcore.engine.state import (
     EV_BEER_SAVES,
     EV_BEERS_AT_LETHAL,
     EV_BEERS_TWO_LEFT_HEALED,
@@ -49,8 +49,16 @@ from simcore.state import (
     N_CHECK_KINDS,
     N_EV,
 )
-from simcore.theme import Theme, ThemeError, compile_theme, load_theme
-from simcore.vocab import R_LEADER, R_OUTLAW, R_RENEGADE, W_LEADER, W_NONE, W_OUTLAW, W_RENEGADE
+from simcore.engine.theme import Theme, ThemeError, compile_theme, load_theme
+from simcore.engine.vocab import (
+    R_LEADER,
+    R_OUTLAW,
+    R_RENEGADE,
+    W_LEADER,
+    W_NONE,
+    W_OUTLAW,
+    W_RENEGADE,
+)
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,16 @@ CheckedModeError naming the game, so any failure here is reproducible from its s
 import numpy as np
 import pytest
 
-from simcore.engine import play_games
-from simcore.vocab import R_LEADER, R_OUTLAW, R_RENEGADE, W_LEADER, W_NONE, W_OUTLAW, W_RENEGADE
+from simcore.engine.play import play_games
+from simcore.engine.vocab import (
+    R_LEADER,
+    R_OUTLAW,
+    R_RENEGADE,
+    W_LEADER,
+    W_NONE,
+    W_OUTLAW,
+    W_RENEGADE,
+)
 
 GAMES = 5_000
 

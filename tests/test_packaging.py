@@ -38,9 +38,9 @@ PROBE = textwrap.dedent(
     from pathlib import Path
 
     import reports, simcore, simcore.configs, strategies
-    from simcore.balance import read_problem, shipped_balance
-    from simcore.experiment import EXPERIMENTS_DIR, plan_experiment, shipped_experiments
-    from simcore.theme import THEMES_DIR, load_theme, shipped_themes
+    from simcore.studies.balance import read_problem, shipped_balance
+    from simcore.runs.experiment import EXPERIMENTS_DIR, plan_experiment, shipped_experiments
+    from simcore.engine.theme import THEMES_DIR, load_theme, shipped_themes
     from strategies.presets import PRESETS_FILE, THEMED_DIR, load_presets, resolve_strategy
     from typer.testing import CliRunner
     from simcore.cli import app

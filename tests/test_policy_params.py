@@ -5,7 +5,7 @@ import pytest
 from scenario import FIVE, Table
 from test_beliefs import CHARS, decide
 
-from simcore.state import S_DISC_N
+from simcore.engine.state import S_DISC_N
 from strategies.params import (
     P_KEEP_BANGS,
     P_RENEGADE_LEAN,

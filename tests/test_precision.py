@@ -13,15 +13,14 @@ import pytest
 from test_runfolder import interrupt_at_chunk
 from typer.testing import CliRunner
 
-from reports.aggregate import collect_cells, widest_intervals
 from reports.report import load_report, run_metadata, run_warnings
-from reports.stats import wilson_interval
-from reports.summary import scan_seats
-from simcore import runfolder
 from simcore.cli import app
-from simcore.experiment import run_experiment
-from simcore.precision import least_games
-from simcore.runfolder import MANIFEST, SEATS, read_manifest, run_study
+from simcore.runs import runfolder
+from simcore.runs.cells import collect_cells, scan_seats, widest_intervals
+from simcore.runs.experiment import run_experiment
+from simcore.runs.precision import least_games
+from simcore.runs.runfolder import MANIFEST, SEATS, read_manifest, run_study
+from simcore.stats import wilson_interval
 
 # 4 and 5 players in chunks of 50: about 400 games each reach ±0.05
 RUN = dict(theme="classic", players=[4, 5], games=None, seed=1, chunk_size=50, progress=False)

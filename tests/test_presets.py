@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from simcore.engine import play_games
-from simcore.vocab import E_NONE, R_OUTLAW, ROLES
+from simcore.engine.play import play_games
+from simcore.engine.vocab import E_NONE, R_OUTLAW, ROLES
 from strategies.params import (
     KEYS,
     N_PARAMS,

@@ -11,17 +11,17 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from typer.testing import CliRunner
 
 from reports import charts
-from reports.aggregate import cells_of
 from reports.events import collect_event_cells, event_tables
 from reports.grid import FULL_COLOUR_AT, grid_text, side_grid
 from reports.names import load_names
 from reports.report import load_report, render_report
-from reports.stats import Z95, wilson_interval
 from simcore.cli import app
-from simcore.event_rows import KEYS, used_column
-from simcore.events import event_names
-from simcore.rows import SEAT_SCHEMA
-from simcore.runfolder import run_study
+from simcore.engine.event_rows import KEYS, used_column
+from simcore.engine.events import event_names
+from simcore.engine.rows import SEAT_SCHEMA
+from simcore.runs.cells import cells_of
+from simcore.runs.runfolder import run_study
+from simcore.stats import Z95, wilson_interval
 
 runner = CliRunner()
 CONFIG = "classic/4p/basic"

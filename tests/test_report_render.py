@@ -12,9 +12,9 @@ from headless_chromium import chromium, open_page
 from typer.testing import CliRunner
 
 from reports.report import render_report
-from simcore.atomic import write_atomic
 from simcore.cli import app
-from simcore.runfolder import run_study
+from simcore.runs.atomic import write_atomic
+from simcore.runs.runfolder import run_study
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 TABLES = ("summary", "sides", "roles", "characters", "character_roles", "seats", "featured",
@@ -158,7 +158,7 @@ def test_write_atomic_keeps_the_old_file_on_failure(tmp_path, monkeypatch):
     def broken_replace(src, dst):
         raise OSError("disk full")
 
-    monkeypatch.setattr("simcore.atomic.os.replace", broken_replace)
+    monkeypatch.setattr("simcore.runs.atomic.os.replace", broken_replace)
     with pytest.raises(OSError):
         write_atomic(path, b"new")
     assert path.read_bytes() == b"old"

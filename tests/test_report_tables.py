@@ -23,17 +23,10 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from reports.aggregate import (
-    balance_summary,
-    cells_of,
-    effects_in_role,
-    effects_overall,
-    game_lengths,
-    side_win_rates,
-    turn_histogram,
-)
-from reports.stats import newcombe_exprs, two_proportion_p_expr, with_holm
-from simcore.rows import SEAT_SCHEMA
+from reports.aggregate import balance_summary, effects_overall, game_lengths, turn_histogram
+from simcore.engine.rows import SEAT_SCHEMA
+from simcore.runs.cells import cells_of, effects_in_role, side_win_rates
+from simcore.stats import newcombe_exprs, two_proportion_p_expr, with_holm
 
 A4, B5 = "classic/4p/basic", "classic/5p/basic"
 SIDE_OF = {"leader": "leader", "deputy": "leader", "outlaw": "outlaw", "renegade": "renegade"}
@@ -281,9 +274,9 @@ def test_two_proportion_test():
 
 def test_tables_read_seat_rows_once_through_the_cells(tmp_path):
     """Two queries read the Parquet files (the cells); every table is a LazyFrame over them."""
-    from reports.aggregate import collect_cells, collect_tables, report_tables, role_win_rates
+    from reports.aggregate import collect_tables, report_tables, role_win_rates
     from reports.summary import role_win_rates as summary_role_win_rates
-    from reports.summary import scan_seats
+    from simcore.runs.cells import collect_cells, scan_seats
 
     (tmp_path / "seats").mkdir()
     SMALL.collect().write_parquet(tmp_path / "seats" / "x-00000.parquet")

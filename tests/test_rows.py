@@ -6,14 +6,14 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simcore import vocab
-from simcore.rows import SEAT_SCHEMA, empty_seat_frame, seat_frame
-from simcore.theme import load_theme
+from simcore.engine import vocab
+from simcore.engine.rows import SEAT_SCHEMA, empty_seat_frame, seat_frame
+from simcore.engine.theme import load_theme
 
 LE, OU, RE = vocab.R_LEADER, vocab.R_OUTLAW, vocab.R_RENEGADE
 
 
-class FakeBlock(NamedTuple):  # the fields of simcore.engine.GameBlock, by contract
+class FakeBlock(NamedTuple):  # the fields of simcore.engine.play.GameBlock, by contract
     winner: np.ndarray
     turns: np.ndarray
     rounds: np.ndarray

@@ -11,7 +11,7 @@ checks. Faces matter for draw! checks: a Heart ("Beer@6H") passes a Barrel or Ja
 import pytest
 from scenario import Table
 
-from simcore.board import distance
+from simcore.engine.board import distance
 
 # a Heart, a Diamond, a Club and Spades 2-9 for draw! checks and Black Jack's second card
 HEART = "Beer@6H"

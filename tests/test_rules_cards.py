@@ -24,7 +24,7 @@ from scenario import (
     targets,
 )
 
-from simcore.board import reach
+from simcore.engine.board import reach
 
 # --- K-01 BANG! -----------------------------------------------------------------------------
 

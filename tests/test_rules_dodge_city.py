@@ -10,8 +10,8 @@ from collections import Counter
 
 from scenario import FIVE, FOUR, PLAIN, SEVEN, Table, dist, targets
 
-from simcore import vocab
-from simcore.theme import load_theme
+from simcore.engine import vocab
+from simcore.engine.theme import load_theme
 
 HEART = "Beer@6H"
 CLUB = "Missed!@10C"

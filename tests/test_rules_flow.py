@@ -26,10 +26,10 @@ from scenario import (
     targets,
 )
 
-from simcore import kernel
-from simcore.board import fill_distances, next_alive, reach, revealed_dead
-from simcore.engine import NO_FEATURE
-from simcore.state import (
+from simcore.engine import kernel
+from simcore.engine.board import fill_distances, next_alive, reach, revealed_dead
+from simcore.engine.play import NO_FEATURE
+from simcore.engine.state import (
     S_CAPPED,
     S_CUR,
     S_DECK_N,
@@ -39,9 +39,9 @@ from simcore.state import (
     S_TURN,
     new_states,
 )
-from simcore.tables import pack_tables
-from simcore.theme import load_theme
-from simcore.vocab import R_RENEGADE, ROLES, RU_TURN_CAP
+from simcore.engine.tables import pack_tables
+from simcore.engine.theme import load_theme
+from simcore.engine.vocab import R_RENEGADE, ROLES, RU_TURN_CAP
 from strategies.presets import resolve_strategy
 
 

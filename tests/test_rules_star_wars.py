@@ -16,9 +16,9 @@ from collections import Counter
 import pytest
 from scenario import Table, disc, dist, targets
 
-from simcore import kernel, vocab
-from simcore.state import S_BANGS, S_CUR, S_TEMPERED
-from simcore.theme import ThemeError, compile_theme, load_theme
+from simcore.engine import kernel, vocab
+from simcore.engine.state import S_BANGS, S_CUR, S_TEMPERED
+from simcore.engine.theme import ThemeError, compile_theme, load_theme
 from strategies.policy import choose_action
 
 COVER = "BANG!@cover"

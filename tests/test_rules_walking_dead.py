@@ -14,8 +14,8 @@ from collections import Counter
 import pytest
 from scenario import Table, dist, targets
 
-from simcore import vocab
-from simcore.theme import load_theme
+from simcore.engine import vocab
+from simcore.engine.theme import load_theme
 
 HEART = "First Aid@6H"
 CLUB = "Missed!@10C"

@@ -2,7 +2,7 @@
 
 The first group drives the run-folder machinery with a stand-in for `play_chunk` (rows from
 a hand-built block, a pure function of the game index), so it runs without the engine. The
-second group plays real games end to end and is skipped until `simcore.engine` exists.
+second group plays real games end to end and is skipped until `simcore.engine.play` exists.
 """
 
 import importlib.util
@@ -15,11 +15,12 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from simcore import runfolder, vocab
-from simcore.atomic import write_atomic
 from simcore.cli import app
-from simcore.rows import SEAT_SCHEMA, seat_frame
-from simcore.runfolder import (
+from simcore.engine import vocab
+from simcore.engine.rows import SEAT_SCHEMA, seat_frame
+from simcore.runs import runfolder
+from simcore.runs.atomic import write_atomic
+from simcore.runs.runfolder import (
     MANIFEST,
     SEATS,
     RunFolderError,
@@ -29,9 +30,10 @@ from simcore.runfolder import (
     run_study,
 )
 
-ENGINE = importlib.util.find_spec("simcore.engine") is not None
+ENGINE = importlib.util.find_spec("simcore.engine.play") is not None
 needs_engine = pytest.mark.skipif(
-    not ENGINE, reason="simcore.engine is not written yet (lead); remove this skip when it lands"
+    not ENGINE,
+    reason="simcore.engine.play is not written yet (lead); remove this skip when it lands",
 )
 
 
@@ -227,7 +229,7 @@ def test_failed_write_leaves_no_file(tmp_path, monkeypatch):
     def crash(fd):
         raise OSError("disk full")
 
-    monkeypatch.setattr("simcore.atomic.os.fsync", crash)
+    monkeypatch.setattr("simcore.runs.atomic.os.fsync", crash)
     with pytest.raises(OSError, match="disk full"):
         write_atomic(target, b"PAR1 and then")
     assert list(tmp_path.iterdir()) == []

@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simcore.engine import play_games
-from simcore.limits import RULES_VERSION
-from simcore.theme import load_theme
+from simcore.engine.limits import RULES_VERSION
+from simcore.engine.play import play_games
+from simcore.engine.theme import load_theme
 
 DIGESTS = Path(__file__).with_name("game_digests.json")
 GAMES = 400

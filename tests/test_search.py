@@ -7,11 +7,11 @@ import pytest
 from typer.testing import CliRunner
 
 from simcore.cli import app
-from simcore.vocab import ROLES
-from strategies import search
+from simcore.engine.vocab import ROLES
+from simcore.studies import tune as search
+from simcore.studies.tune import Generation, Settings, best_response, cma_search, new_optimizer
 from strategies.params import N_PARAMS
 from strategies.presets import resolve_strategy
-from strategies.search import Generation, Settings, best_response, cma_search, new_optimizer
 
 CRIPPLED = """
 [crippled]

@@ -3,12 +3,12 @@
 import numpy as np
 from typer.testing import CliRunner
 
-from simcore import selfcheck
 from simcore.cli import app
-from simcore.engine import play_games
-from simcore.events import event_names
-from simcore.theme import load_theme
-from simcore.vocab import R_RENEGADE, W_RENEGADE
+from simcore.engine.events import event_names
+from simcore.engine.play import play_games
+from simcore.engine.theme import load_theme
+from simcore.engine.vocab import R_RENEGADE, W_RENEGADE
+from simcore.studies import selfcheck
 
 
 def test_every_check_passes_on_a_small_run():

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reports.stats import Z95, wilson_exprs, wilson_interval
+from simcore.stats import Z95, wilson_exprs, wilson_interval
 
 # Computed by hand as the roots p of (k/n - p)² = z² p (1 - p) / n, a quadratic (not
 # with the centre/half-width formula under test), z = 1.959963984540054, z² = 3.841459:

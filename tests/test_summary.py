@@ -4,8 +4,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from reports.stats import wilson_interval
 from reports.summary import role_win_rates
+from simcore.stats import wilson_interval
 
 
 def synthetic_seats(games: int, leader_wins: int) -> pl.LazyFrame:

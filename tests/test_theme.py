@@ -6,8 +6,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simcore import limits, vocab
-from simcore.theme import THEMES_DIR, Theme, ThemeError, load_theme, shipped_themes
+from simcore.engine import limits, vocab
+from simcore.engine.theme import THEMES_DIR, Theme, ThemeError, load_theme, shipped_themes
 
 CLASSIC_PATH = THEMES_DIR / "classic.toml"
 CLASSIC_TEXT = CLASSIC_PATH.read_text()
@@ -40,7 +40,7 @@ def test_shipped_and_lookup(classic):
 
 
 def test_tables_dtypes_and_shapes(classic):
-    """The compiled tables have exactly the dtypes and shapes simcore.tables documents."""
+    """The compiled tables have exactly the dtypes and shapes simcore.engine.tables documents."""
     t = classic.tables
     n = len(classic.card_faces)
     expected = {

@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 
 import simcore
-from simcore import theme as theme_module
-from simcore import vocab
-from simcore.engine import play_games
-from simcore.theme import THEMES_DIR, ThemeError, load_theme, shipped_themes
-from simcore.vocab import R_LEADER, R_RENEGADE, W_LEADER, W_NONE, W_OUTLAW, W_RENEGADE
+from simcore.engine import theme as theme_module
+from simcore.engine import vocab
+from simcore.engine.play import play_games
+from simcore.engine.theme import THEMES_DIR, ThemeError, load_theme, shipped_themes
+from simcore.engine.vocab import R_LEADER, R_RENEGADE, W_LEADER, W_NONE, W_OUTLAW, W_RENEGADE
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = (ROOT / "docs" / "themes.md").read_text()

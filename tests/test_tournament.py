@@ -3,7 +3,7 @@
 from typer.testing import CliRunner
 
 from simcore.cli import app
-from strategies.tournament import tournament
+from simcore.studies.tournament import tournament
 
 
 def test_tournament_table_and_the_floor():

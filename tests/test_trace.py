@@ -17,13 +17,13 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from simcore import kernel
 from simcore.cli import app
-from simcore.engine import play_games
-from simcore.rows import seat_frame
-from simcore.theme import load_theme, shipped_themes
-from simcore.trace import render_text, spec_from_options, trace_games
-from simcore.vocab import CHECKS
+from simcore.engine import kernel
+from simcore.engine.play import play_games
+from simcore.engine.rows import seat_frame
+from simcore.engine.theme import load_theme, shipped_themes
+from simcore.engine.vocab import CHECKS
+from simcore.studies.trace import render_text, spec_from_options, trace_games
 
 runner = CliRunner()
 PRESETS = ["smart", "basic", "random", "leader=cautious,outlaw=aggressive", "aggressive"]
@@ -176,7 +176,7 @@ def test_tracing_leaves_the_compiled_kernel_alone(traced):
     """The trace ran in a subprocess: this process never imported the observers, and the
     kernel's functions here are still the compiled dispatchers (unless this whole test run
     is plain Python)."""
-    assert "simcore.tracer" not in sys.modules
+    assert "simcore.engine.tracer" not in sys.modules
     from numba import config
 
     if not config.DISABLE_JIT:

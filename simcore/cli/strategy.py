@@ -1,0 +1,317 @@
+"""`bangsim tournament`, `bangsim tune` and `bangsim exploit`: strategies against each other,
+iterated best responses, and how much a best response still gains against a field."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from simcore.cli.options import (
+    BackendName,
+    RayAddress,
+    ShowProgress,
+    fail,
+    open_backend,
+    parse_players,
+)
+from simcore.engine.vocab import ROLES
+from simcore.runs.runfolder import (
+    check_writable,
+)
+
+
+def tournament(
+    theme: Annotated[str, typer.Option(help="Theme id or path to a theme TOML file.")] = "classic",
+    players: Annotated[int, typer.Option(help="Players at the table.")] = 5,
+    games: Annotated[int, typer.Option(help="Games per (role, preset) cell.")] = 20_000,
+    seed: Annotated[int, typer.Option(help="Seed, shared by every cell.")] = 1,
+    presets: Annotated[
+        str | None,
+        typer.Option(help="Comma-separated presets to try (default: every preset)."),
+    ] = None,
+    field: Annotated[str, typer.Option(help="Preset every other seat plays.")] = "smart",
+) -> None:
+    """Which strategy is best for which role: each preset in each role against a field.
+
+    For every role, the seats of that role play each preset in turn while every other seat
+    plays the field preset; all cells replay the same deals (one seed), so differences are
+    the strategies', not luck. Prints each preset's win rate in each role with a 95% interval.
+
+    Example: bangsim tournament --theme classic --players 5 --games 50000
+    """
+    from simcore.engine.play import check_players
+    from simcore.engine.theme import ThemeError, load_theme
+    from simcore.studies.tournament import tournament as play_tournament
+
+    try:
+        loaded = load_theme(theme)
+        check_players(loaded, players)
+        if games < 1:
+            raise ValueError("games must be at least 1")
+        names = [p.strip() for p in presets.split(",")] if presets else None
+        table = play_tournament(loaded, players, games, seed, names, field)
+    except (ThemeError, ValueError) as e:
+        fail(str(e))
+    typer.echo(f"{loaded.id}, {players} players, field {field}, {games:,} games per cell")
+    for role, rows in table.group_by("role", maintain_order=True):
+        typer.echo(f"  {loaded.role_names[role[0]]}")
+        for row in rows.sort("rate", descending=True).iter_rows(named=True):
+            typer.echo(
+                f"    {row['preset']:<12} {100 * row['rate']:5.1f}% "
+                f"[{100 * row['lower']:.1f}, {100 * row['upper']:.1f}]"
+            )
+
+
+# a best response's budget, shared by tune and exploit
+Generations = Annotated[int, typer.Option(help="CMA-ES generations per best response.")]
+
+
+GamesMin = Annotated[int, typer.Option(help="Games per candidate, first generation.")]
+
+
+GamesMax = Annotated[int, typer.Option(help="Games per candidate, last generation.")]
+
+
+FinalGames = Annotated[
+    int, typer.Option(help="Fresh deals each answer is re-measured on against the field.")
+]
+
+
+def search_budget(generations: int, games_min: int, games_max: int, final_games: int) -> dict:
+    """The best-response settings the options give; one-line errors for bad values."""
+    for name, value, least in (
+        ("generations", generations, 1),
+        ("games-min", games_min, 32),
+        ("games-max", games_max, games_min),
+        ("final-games", final_games, 100),
+    ):
+        if value < least:
+            fail(f"--{name} must be at least {least}")
+    return dict(
+        generations=generations, games_min=games_min, games_max=games_max, final_games=final_games
+    )
+
+
+def tune(
+    ctx: typer.Context,
+    theme: Annotated[str, typer.Option(help="Theme id or path to a theme TOML file.")] = "classic",
+    players: Annotated[
+        str, typer.Option(help='Player counts: "5", a range "4-7", or a list "4,6".')
+    ] = "5",
+    role: Annotated[
+        str | None,
+        typer.Option(help="Search only this role's best response to --field (one player count)."),
+    ] = None,
+    field: Annotated[
+        str,
+        typer.Option(
+            help='The strategy to start from (every seat): a preset, "role=preset,...", or '
+            "path/to/presets.toml:NAME."
+        ),
+    ] = "smart",
+    seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same search.")] = 1,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Folder for the searches' states and results (default: runs/tune/THEME); "
+            "rerun the same command to resume."
+        ),
+    ] = None,
+    threshold: Annotated[
+        float, typer.Option(help="Stop once no role gains more than this many points in a round.")
+    ] = 1.0,
+    rounds: Annotated[int, typer.Option(help="At most this many rounds over the roles.")] = 3,
+    generations: Generations = 40,
+    games_min: GamesMin = 1000,
+    games_max: GamesMax = 8000,
+    final_games: FinalGames = 40_000,
+    backend_name: BackendName = "local",
+    address: RayAddress = None,
+    progress: ShowProgress = True,
+) -> None:
+    """Tune strategies by search: iterated best responses over the roles, or one role's.
+
+    Without --role: for each player count, cycle over the roles (leader, deputy, outlaw,
+    renegade), replacing each role's parameters by its best response to the current field,
+    until no role gains more than --threshold points in a round or --rounds are done; writes
+    OUT/tuned.toml (the preset `tuned`, per player count and role) and OUT/trail.json.
+
+    With --role: that role's best response to --field at one player count; writes
+    OUT/best.toml (the field with the role replaced: --strategy OUT/best.toml:best).
+
+    A best response is CMA-ES (with margin, for integer and on/off parameters) over every key
+    of strategies/params.py; each generation's candidates play the same deals; the answer is
+    re-measured against the field's own parameters on fresh deals with a paired 95%
+    interval. See docs/strategies.md.
+
+    Examples:
+
+    bangsim tune --role outlaw --theme classic --players 5
+
+    bangsim tune --theme classic --players 4-7 --out runs/tune/classic
+    """
+    from tqdm.auto import tqdm
+
+    from simcore.engine.theme import load_theme
+    from simcore.runs.atomic import write_atomic
+    from simcore.studies.tune import Settings, best_response, iterate
+    from strategies.presets import preset_toml, resolve_strategy
+
+    budget = search_budget(generations, games_min, games_max, final_games)
+    try:
+        counts = parse_players(players)
+        resolve_strategy(field)
+    except ValueError as e:
+        fail(str(e))
+    folder = out or Path("runs") / "tune" / Path(theme).stem
+    check_writable(folder)
+    backend = open_backend(ctx, backend_name, address)
+
+    def save(path: Path, text: str) -> None:
+        write_atomic(path, text.encode())
+
+    if role is not None:
+        if role not in ROLES:
+            fail(f"unknown role {role!r} (roles: {', '.join(ROLES)})")
+        if len(counts) != 1:
+            fail("--role searches one player count: give --players a single number")
+        settings = Settings(theme, counts[0], role, field, seed, **budget)
+        folder = folder / f"{counts[0]}p-{role}" if out is None else folder
+        bar = tqdm(total=generations, desc=f"tune {role}", unit="gen", disable=not progress)
+
+        def progress(done, gen, best):
+            bar.n = done
+            bar.set_postfix_str(f"{gen.games} games/candidate, best gain {100 * best:+.1f} pts")
+
+        try:
+            result = best_response(settings, folder, progress, backend)
+        except ValueError as e:
+            fail(str(e))
+        finally:
+            bar.close()
+        matrix = resolve_strategy(field, counts[0], load_theme(theme).id).matrix.copy()
+        matrix[ROLES.index(role)] = result.vector
+        save(folder / "best.toml", preset_toml("best", {counts[0]: matrix}, result.summary()))
+        typer.echo(result.summary())
+        typer.echo(f"preset: --strategy {folder / 'best.toml'}:best; search: {folder}")
+        return
+
+    tables, trail = {}, []
+    t0 = time.perf_counter()
+    for n in counts:
+        bar = tqdm(desc=f"tune {n}p", unit="best response", disable=not progress)
+        try:
+            matrix, steps = iterate(
+                theme,
+                n,
+                field,
+                seed,
+                folder / f"{n}p",
+                threshold / 100,
+                rounds,
+                budget,
+                lambda what, bar=bar: (bar.set_postfix_str(what), bar.update(1)),
+                backend,
+            )
+        except ValueError as e:
+            fail(str(e))
+        finally:
+            bar.close()
+        trail += steps
+        tables[n] = matrix
+        for step in steps:
+            typer.echo(
+                f"{n}p round {step.round} {step.role:<8} gain {100 * step.gain:+5.1f} pts "
+                f"[{100 * step.gain_low:+.1f}, {100 * step.gain_high:+.1f}]"
+                f"{'' if step.replaced else ' (kept the old values)'}"
+            )
+    games = sum(s.games for s in trail)
+    header = (
+        f"bangsim tune --theme {theme} --players {players} --field {field} --seed {seed} "
+        f"(threshold {threshold} points, at most {rounds} rounds); {games:,} games, "
+        f"{time.perf_counter() - t0:.0f} s this run"
+    )
+    save(folder / "tuned.toml", preset_toml("tuned", tables, header))
+    save(folder / "trail.json", json.dumps([asdict(s) for s in trail], indent=1) + "\n")
+    typer.echo(f"preset: --strategy {folder / 'tuned.toml'}:tuned; trail: {folder / 'trail.json'}")
+
+
+def exploit(
+    ctx: typer.Context,
+    strategy: Annotated[
+        str,
+        typer.Option(help='The strategy measured: a preset, "role=preset,...", or path.toml:NAME.'),
+    ] = "smart",
+    theme: Annotated[str, typer.Option(help="Theme id or path to a theme TOML file.")] = "classic",
+    players: Annotated[int, typer.Option(help="Players at the table.")] = 5,
+    seed: Annotated[int, typer.Option(help="Seed of the searches.")] = 1,
+    out: Annotated[
+        Path | None, typer.Option(help="Folder to keep the searches in (resumable).")
+    ] = None,
+    output: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+    generations: Generations = 40,
+    games_min: GamesMin = 1000,
+    games_max: GamesMax = 8000,
+    final_games: FinalGames = 40_000,
+    backend_name: BackendName = "local",
+    address: RayAddress = None,
+    progress: ShowProgress = True,
+) -> None:
+    """How far a strategy is from strong play: per role, what a best response gains.
+
+    For each role at the table, a best response searched against the strategy (every other
+    seat plays it) is re-measured on fresh deals against the strategy's own parameters for
+    that role: the gain in points with a paired 95% interval. The total sums the roles'.
+    Near 0 everywhere: no role can do much better against this field.
+
+    Example: bangsim exploit --strategy smart --theme classic --players 5 --format json
+    """
+    from simcore.studies.tune import exploitability
+    from strategies.presets import resolve_strategy
+
+    if output not in ("text", "json"):
+        fail(f"--format must be text or json, got {output!r}")
+    budget = search_budget(generations, games_min, games_max, final_games)
+    try:
+        resolve_strategy(strategy)
+    except ValueError as e:
+        fail(str(e))
+    if out is not None:
+        check_writable(out)
+    backend = open_backend(ctx, backend_name, address)
+
+    def announce(role: str) -> None:
+        if progress:
+            typer.echo(f"searching the {role}'s best response ...", err=True)
+
+    try:
+        result = exploitability(
+            strategy,
+            theme,
+            players,
+            seed,
+            out,
+            budget,
+            announce,
+            backend,
+        )
+    except ValueError as e:
+        fail(str(e))
+    if output == "json":
+        typer.echo(json.dumps(result.as_dict(), indent=1))
+        return
+    typer.echo(f"exploitability of {strategy} ({result.theme}, {players} players):")
+    for r in result.roles:
+        typer.echo(
+            f"  {r.settings.role:<8} {100 * r.baseline_rate:5.1f}% -> {100 * r.answer_rate:5.1f}%"
+            f"  gain {100 * r.gain:+5.1f} pts [{100 * r.gain_low:+.1f}, {100 * r.gain_high:+.1f}]"
+        )
+    typer.echo(
+        f"  total    {100 * result.total:+.1f} pts "
+        f"[{100 * result.total_low:+.1f}, {100 * result.total_high:+.1f}]"
+    )

@@ -1,0 +1,311 @@
+"""Play games: the parallel njit driver and its Python wrapper.
+
+Each game's randomness is keyed by (seed, game index), and each parallel work item writes
+only its own games' output slots, so results are identical for any thread count or chunking.
+"""
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import numpy as np
+from numba import config, get_thread_id, prange
+
+from simcore.engine.jit import njit
+from simcore.engine.kernel import play_game
+from simcore.engine.limits import BLOCK, MAX_PLAYERS, MIN_PLAYERS
+from simcore.engine.state import (
+    ERRORS,
+    N_EV,
+    S_CAPPED,
+    S_ERR,
+    S_FEATURED,
+    S_ROUNDS,
+    S_TURN,
+    S_WINNER,
+    new_states,
+)
+from simcore.engine.tables import pack_tables
+from simcore.engine.theme import Theme, load_theme
+from simcore.engine.vocab import (
+    R_DEPUTY,
+    R_LEADER,
+    R_OUTLAW,
+    R_RENEGADE,
+    ROLES,
+    W_LEADER,
+    W_OUTLAW,
+    W_RENEGADE,
+)
+from strategies.presets import DEFAULT_PRESET, Strategy, resolve_strategy
+
+
+class GameBlock(NamedTuple):
+    winner: np.ndarray  # int8[n]: vocab.W_*, W_NONE (-1) when capped
+    turns: np.ndarray  # int16[n]
+    rounds: np.ndarray  # int16[n]: rounds begun (turns the leader started)
+    capped: np.ndarray  # bool[n]
+    role: np.ndarray  # int8[n, players]: seat 0 = the leader, then clockwise
+    character: np.ndarray  # int16[n, players]: index into theme.character_names
+    survived: np.ndarray  # bool[n, players]
+    won: np.ndarray  # bool[n, players]
+    preset: np.ndarray  # int8[n, players]: index into preset_names
+    preset_names: tuple[str, ...]
+    featured: np.ndarray  # int8[n]: the featured character's seat, -1 without a feature
+    # with events=True (else 0 wide): State.ev per game (simcore.engine.events names them), and
+    # the cards each seat used, by name (State.used; theme.card_names)
+    events: np.ndarray  # int64[n, N_EV or 0] (the pile shares are sums of millionths)
+    used: np.ndarray  # int16[n, players, card names or 0]
+
+
+NO_FEATURE = np.array([-1, -1], np.int64)  # setup_game's `feature`: none
+
+
+class CheckedModeError(AssertionError):
+    """An invariant broke in checked mode."""
+
+
+@njit(cache=True)
+def play_range(
+    states, tables, W, pool, role_rows, feature, players, seed, game_idx, game0, b, n, checked, out
+):
+    """Work item b: games b*BLOCK .. of the block, on the running thread's state. Game g is
+    game index game_idx[g] (game0 + g when game_idx is empty) with role_rows[g] (row 0 when
+    role_rows has one row) as the row of W each role plays.
+    out.s[g] = (winner, turns, capped, error, rounds, featured seat); out.p[g, q] = (role,
+    character, alive); out.e[g] = State.ev and out.u[g, q] = State.used[q] (when not 0 wide)."""
+    G = states[get_thread_id()]  # setup_game resets every field: any state will do
+    T = tables[0]
+    for g in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+        rows = role_rows[g] if role_rows.shape[0] > 1 else role_rows[0]
+        game = game_idx[g] if game_idx.shape[0] > 0 else game0 + g
+        play_game(G, T, W, pool, rows, feature, players, seed, game, checked)
+        out.s[g, 0] = G.s[S_WINNER]
+        out.s[g, 1] = G.s[S_TURN]
+        out.s[g, 2] = G.s[S_CAPPED]
+        out.s[g, 3] = G.s[S_ERR]
+        out.s[g, 4] = G.s[S_ROUNDS]
+        out.s[g, 5] = G.s[S_FEATURED]
+        for q in range(players):
+            out.p[g, q, 0] = G.role[q]
+            out.p[g, q, 1] = G.char[q]
+            out.p[g, q, 2] = G.alive[q]
+        for k in range(out.e.shape[1]):
+            out.e[g, k] = G.ev[k]
+        for q in range(out.u.shape[1]):
+            for k in range(out.u.shape[2]):
+                out.u[g, q, k] = min(G.used[q, k], 32767)
+
+
+@njit(parallel=True, cache=True)
+def play_block(
+    states, tables, W, pool, role_rows, feature, players, seed, game_idx, game0, n, checked, out
+):
+    """Play n games (see play_range) in work items of BLOCK games. Records (the states, the
+    one-row tables array) stay arrays here: parfors cannot pass a bare record."""
+    for b in prange((n + BLOCK - 1) // BLOCK):
+        play_range(
+            states,
+            tables,
+            W,
+            pool,
+            role_rows,
+            feature,
+            players,
+            seed,
+            game_idx,
+            game0,
+            b,
+            n,
+            checked,
+            out,
+        )
+
+
+class Outputs(NamedTuple):
+    """play_block's output arrays (a tuple of arrays passes to njit code as one argument)."""
+
+    s: np.ndarray  # int64[n, 6]
+    p: np.ndarray  # int64[n, players, 3]
+    e: np.ndarray  # int64[n, N_EV or 0]
+    u: np.ndarray  # int16[n, players or 0, card names or 0]
+
+
+def character_pool(
+    theme: Theme, characters: Sequence[str] | None, players: int, exclude: int = -1
+) -> np.ndarray:
+    """Indices of the allowed characters, less `exclude` (a featured character); one-line
+    ValueError for unknown or too few names."""
+    if characters is None:
+        pool = [i for i in range(len(theme.character_names)) if i != exclude]
+        return np.array(pool, dtype=np.int64)
+    index = {name: i for i, name in enumerate(theme.character_names)}
+    pool = []
+    for name in characters:
+        if name not in index:
+            raise ValueError(
+                f"unknown character {name!r} in theme {theme.id!r} "
+                f"(characters: {', '.join(theme.character_names)})"
+            )
+        if index[name] not in pool and index[name] != exclude:
+            pool.append(index[name])
+    if len(pool) < players:
+        raise ValueError(f"character pool of {len(pool)} is too small for {players} players")
+    return np.array(pool, dtype=np.int64)
+
+
+def check_players(theme: Theme, players: int) -> None:
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS or players not in theme.player_counts():
+        counts = ", ".join(map(str, theme.player_counts()))
+        raise ValueError(f"theme {theme.id!r} plays {counts} players, not {players}")
+
+
+def parse_feature(theme: Theme, feature: str | None, players: int) -> np.ndarray:
+    """setup_game's `feature` from "NAME" or "NAME=ROLE" (a canonical role or the theme's
+    name for it); a one-line ValueError for an unknown name or a role the table lacks."""
+    if feature is None:
+        return NO_FEATURE
+    name, _, role = (part.strip() for part in feature.partition("="))
+    if name not in theme.character_names:
+        raise ValueError(
+            f"unknown character {name!r} in --feature for theme {theme.id!r} "
+            f"(characters: {', '.join(theme.character_names)})"
+        )
+    r = -1
+    if role:
+        names = {c: i for i, c in enumerate(ROLES)}
+        names.update({theme.role_names[c].lower(): i for i, c in enumerate(ROLES)})
+        if role.lower() not in names:
+            raise ValueError(
+                f"unknown role {role!r} in --feature {feature!r} (roles: {', '.join(ROLES)})"
+            )
+        r = names[role.lower()]
+        if r not in theme.tables.roles[players, :players]:
+            raise ValueError(f"no {ROLES[r]} at {players} players in theme {theme.id!r}")
+    return np.array([theme.character_names.index(name), r], np.int64)
+
+
+NO_GAMES = np.zeros(0, np.int64)  # play_block's game_idx: game0 + g
+
+
+def _play(theme, players, seed, W, role_rows, game_idx, game0, n, pool, feat, checked, events):
+    """Run play_block on n games and return its Outputs; CheckedModeError names a game whose
+    invariants broke."""
+    out = Outputs(
+        s=np.zeros((n, 6), np.int64),
+        p=np.zeros((n, players, 3), np.int64),
+        e=np.zeros((n, N_EV if events else 0), np.int64),
+        u=np.zeros((n, players, len(theme.card_names)) if events else (n, 0, 0), np.int16),
+    )
+    with np.errstate(over="ignore"):  # uint64 wraparound in the RNG under NUMBA_DISABLE_JIT
+        play_block(
+            new_states(config.NUMBA_NUM_THREADS),
+            pack_tables(theme.tables),
+            W,
+            pool,
+            role_rows,
+            feat,
+            players,
+            seed,
+            game_idx,
+            game0,
+            n,
+            checked,
+            out,
+        )
+    bad = np.flatnonzero(out.s[:, 3])
+    if bad.size:
+        g = int(bad[0])
+        game = int(game_idx[g]) if game_idx.size else game0 + g
+        raise CheckedModeError(
+            f"game {game} (seed {seed}, {players} players): {ERRORS[int(out.s[g, 3])]}"
+        )
+    return out
+
+
+def play_rows(
+    theme: Theme,
+    players: int,
+    seed: int,
+    W: np.ndarray,
+    role_rows: np.ndarray,
+    game_idx: np.ndarray,
+    checked: bool = False,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Play game game_idx[g] with role_rows[g] (the row of W each canonical role plays), for
+    every g in one parallel call: a strategy search's whole generation, each game carrying
+    its candidate's parameters, the same game indices (deals, draws) for every candidate.
+    Returns (winner int8[n], role int8[n, players]) as GameBlock's."""
+    n = len(game_idx)
+    if role_rows.shape != (n, 4) or W.ndim != 2 or role_rows.max(initial=0) >= len(W):
+        raise ValueError("role_rows must be int64[n, 4] rows of W, one per game index")
+    pool = character_pool(theme, None, players)
+    out = _play(
+        theme, players, seed, W, role_rows, game_idx, 0, n, pool, NO_FEATURE, checked, False
+    )
+    return out.s[:, 0].astype(np.int8), out.p[:, :, 0].astype(np.int8)
+
+
+def play_games(
+    theme: "Theme | str",
+    players: int,
+    games: int,
+    seed: int,
+    *,
+    game0: int = 0,
+    strategy: "str | dict[str, str] | Strategy" = DEFAULT_PRESET,
+    characters: Sequence[str] | None = None,
+    feature: str | None = None,
+    checked: bool = False,
+    events: bool = False,
+) -> GameBlock:
+    """Play games game0 .. game0+games-1 of (theme, players, seed); see GameBlock.
+    `feature` ("NAME" or "NAME=ROLE") puts that character in every game at a uniformly random
+    seat (of that role), the others dealt from `characters` less it. `events` also returns
+    the per-game event counts and the cards each seat used. In checked mode an invariant
+    violation raises CheckedModeError naming the game."""
+    theme = load_theme(theme)
+    check_players(theme, players)
+    if games < 0:
+        raise ValueError("games must be at least 0")
+    if not 0 <= seed < 2**63:
+        raise ValueError("seed must be between 0 and 2**63 - 1")
+    strat = resolve_strategy(strategy, players, theme.id)
+    feat = parse_feature(theme, feature, players)
+    pool = character_pool(theme, characters, players - (feat[0] >= 0), exclude=feat[0])
+    rows = strat.role_preset.reshape(1, 4)
+    out = _play(
+        theme,
+        players,
+        seed,
+        strat.matrix,
+        rows,
+        NO_GAMES,
+        game0,
+        games,
+        pool,
+        feat,
+        checked,
+        events,
+    )
+    out_s, out_p = out.s, out.p
+    winner = out_s[:, 0].astype(np.int8)
+    role = out_p[:, :, 0].astype(np.int8)
+    side_won = np.zeros((games, 4), bool)
+    side_won[:, R_LEADER] = side_won[:, R_DEPUTY] = winner == W_LEADER
+    side_won[:, R_OUTLAW] = winner == W_OUTLAW
+    side_won[:, R_RENEGADE] = winner == W_RENEGADE
+    return GameBlock(
+        winner=winner,
+        turns=out_s[:, 1].astype(np.int16),
+        rounds=out_s[:, 4].astype(np.int16),
+        capped=out_s[:, 2].astype(bool),
+        role=role,
+        character=out_p[:, :, 1].astype(np.int16),
+        survived=out_p[:, :, 2].astype(bool),
+        won=np.take_along_axis(side_won, role.astype(np.int64), axis=1),
+        preset=strat.role_preset[role].astype(np.int8),
+        preset_names=strat.names,
+        featured=out_s[:, 5].astype(np.int8),
+        events=out.e,
+        used=out.u,
+    )

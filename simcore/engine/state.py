@@ -1,0 +1,108 @@
+"""One game's state as fixed-shape arrays in one numpy record, which njit code mutates.
+
+Card piles hold physical card ids (0..n_cards-1) and -1 where empty. Seat 0 is the leader;
+seats go clockwise. `s` holds the scalars, indexed by the S_* constants below.
+"""
+
+import numpy as np
+
+from simcore.engine.limits import MAX_ACTIONS, MAX_CARD_NAMES, MAX_CARDS, MAX_PLAYERS, MAX_TABLE
+from strategies.params import N_PARAMS
+
+# indices into State.s
+S_N = 0  # players at the table
+S_NC = 1  # physical cards in the deck
+S_CUR = 2  # seat whose turn it is
+S_TURN = 3  # turns played
+S_OVER = 4  # 1 once the game has ended
+S_WINNER = 5  # vocab.W_* once over
+S_BANGS = 6  # BANG! cards played this turn
+S_DECK_N = 7  # cards in the draw pile
+S_DISC_N = 8  # cards in the discard pile
+S_ERR = 9  # checked mode: first invariant broken (ERR_*), 0 when none
+S_CHECKED = 10  # 1: assert invariants after every action
+S_CAPPED = 11  # 1: ended by the turn cap
+S_TURN_ACTIONS = 12  # plays made this turn
+S_TEMPERED = 13  # 1 once a `tempered` player has repeated a card this turn
+S_ROUNDS = 14  # rounds begun: turns the leader has started (the game ends with his death)
+S_DEFER = 15  # 1 while a card's two effects resolve: hand_emptied waits ([S-06])
+S_FEATURED = 16  # the featured character's seat (setup_game's `feature`), -1 for none
+N_S = 17
+
+# event counts kept per game in State.ev (simcore.engine.events names them): for each "draw!" kind
+# k (the bit order of vocab.CHK_*: barrel, jail, dynamite, draw_extra, new_hope), at
+# EV_CHECK + 5 k: checks made, checks passed, cards revealed, revealed cards passing, and
+# the passing cards expected from the piles they came from, in millionths (kernel.pile_share)
+EV_CHECK = 0
+N_CHECK_KINDS = 5
+EV_DMG = 25  # life lost, by what hurt: + DMG_* below
+DMG_BANG = 0  # BANG! cards and other BANG! effects (Springfield, destiny hits)
+DMG_DUEL = 1
+DMG_GATLING = 2
+DMG_INDIANS = 3
+DMG_DYNAMITE = 4
+DMG_OTHER = 5  # anything else (a Missed!'s destiny hitting back)
+EV_BEERS_AT_LETHAL = 31  # Beers drunk at a lethal hit
+EV_BEER_SAVES = 32  # lethal hits survived thanks to Beers
+EV_BEERS_TWO_LEFT = 33  # Beers played with two players left
+EV_BEERS_TWO_LEFT_HEALED = 34  # ... that raised a life total (a correct engine: never)
+EV_STOLEN = 35  # cards taken from another player's hand or play
+EV_DISCARDED_BY_OTHERS = 36  # cards a player lost to another's discard effect
+N_EV = 37
+# State.used[p, name index]: cards of that name seat p played, or used to answer (a Missed!,
+# a Beer at a lethal hit, a BANG! answering a Duel or Indians!)
+
+# invariant violations reported in checked mode
+ERR_CARDS = 1  # a card is missing or in two places
+ERR_LIFE = 2  # life outside 0..max
+ERR_DEAD_HOLDS = 3  # an eliminated player holds cards
+ERR_WINNER = 4  # an ended game without exactly one winning side
+ERR_ILLEGAL = 6  # a strategy chose an action outside the legal list
+ERRORS = {
+    ERR_CARDS: "card conservation broken",
+    ERR_LIFE: "life outside 0..max",
+    ERR_DEAD_HOLDS: "an eliminated player holds cards",
+    ERR_WINNER: "ended game without exactly one winning side",
+    ERR_ILLEGAL: "illegal action chosen",
+}
+
+
+# One game's state as a numpy record: njit code receives it by reference, so passing it to a
+# function costs one pointer. Field layout (every field int64 unless noted):
+STATE_FIELDS = [
+    ("s", np.int64, (N_S,)),  # scalars (S_*)
+    ("rng", np.uint64, (2,)),  # stream key, counter
+    ("deck", np.int64, (MAX_CARDS,)),  # draw pile, top = deck[s[S_DECK_N] - 1]
+    ("disc", np.int64, (MAX_CARDS,)),  # discard pile, top = disc[s[S_DISC_N] - 1]
+    ("hand", np.int64, (MAX_PLAYERS, MAX_CARDS)),  # hand[p, :hand_n[p]]
+    ("hand_n", np.int64, (MAX_PLAYERS,)),
+    ("table", np.int64, (MAX_PLAYERS, MAX_TABLE)),  # cards in play in front of p
+    ("table_n", np.int64, (MAX_PLAYERS,)),
+    ("life", np.int64, (MAX_PLAYERS,)),
+    ("max_life", np.int64, (MAX_PLAYERS,)),
+    ("alive", np.int64, (MAX_PLAYERS,)),  # 1 alive, 0 eliminated (the role is then public)
+    ("role", np.int64, (MAX_PLAYERS,)),  # vocab.R_*: hidden but the leader's, until eliminated
+    ("char", np.int64, (MAX_PLAYERS,)),  # character index in the theme
+    ("ability", np.int64, (MAX_PLAYERS,)),  # vocab.A_* of the character
+    ("preset", np.int64, (MAX_PLAYERS,)),  # row of the strategy parameter matrix
+    # the seat's parameter vector: W[preset[p]], copied at setup (a record field, so reading
+    # it costs no reference counting in njit code, as a view of W would)
+    ("w", np.float64, (MAX_PLAYERS, N_PARAMS)),
+    ("karma", np.float64, (MAX_PLAYERS,)),  # public record: > 0 acted for the leader, < 0 against
+    # belief[i, j]: what i alone has seen of j (attacks on i, help to i), same sign as karma
+    ("belief", np.float64, (MAX_PLAYERS, MAX_PLAYERS)),
+    ("dist", np.int64, (MAX_PLAYERS,)),  # scratch: distance from the player choosing a play
+    ("enemy", np.float64, (MAX_PLAYERS,)),  # scratch: the deciding bot's enemy score per seat
+    ("buf", np.int64, (MAX_CARDS,)),  # scratch: General Store, Kit Carlson's look, the deal
+    ("ev", np.int64, (N_EV,)),  # event counts (EV_*), zeroed at setup
+    ("used", np.int64, (MAX_PLAYERS, MAX_CARD_NAMES)),  # cards used by seat and name
+    ("act_idx", np.int64, (MAX_ACTIONS,)),  # legal plays: hand index (-1: ability)
+    ("act_tgt", np.int64, (MAX_ACTIONS,)),  # target seat
+    ("act_opt", np.int64, (MAX_ACTIONS,)),  # option: card to take (-1 random from hand)
+]
+STATE_DTYPE = np.dtype(STATE_FIELDS, align=True)
+
+
+def new_states(n: int) -> np.recarray:
+    """n zeroed game states (one per parallel work item); states[i] is a State record."""
+    return np.zeros(n, STATE_DTYPE).view(np.recarray)

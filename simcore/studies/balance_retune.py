@@ -1,0 +1,113 @@
+"""`bangsim balance --retune`: does a variant's verdict hold once the bots adapt to it?
+
+The search measures variants under the file's strategy, which was tuned (if `tuned`) for
+the printed game. A variant changes the game, and strategies re-tuned for it may win
+differently. For the chosen variant (and the closest, when that is another), each table's
+strategy is re-tuned for the variant by one round of iterated best responses
+(`simcore.studies.tune.iterate`, a small budget: RETUNE_BUDGET), starting from the file's
+strategy; the variant then plays the final deals again under the re-tuned strategies.
+
+The verdict is "the variant brings the game closer to the targets than the printed game";
+it **holds** when, under the re-tuned strategies, the variant's distance is still below the
+printed game's (under the file's strategy) beyond luck: the upper end of the paired
+bootstrap interval of the difference is below 0.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from simcore.runs.atomic import write_atomic
+from simcore.runs.backend import Backend, LocalBackend
+from simcore.studies.balance import Problem
+from simcore.studies.balance_search import (
+    Answer,
+    SideRow,
+    State,
+    Variant,
+    bootstrap,
+    distance,
+    side_rows,
+    tallies_of,
+)
+from simcore.studies.batch import Work, play_all
+from simcore.studies.tune import iterate, sub_seed
+from strategies.presets import Strategy, preset_toml
+
+RETUNE_BUDGET = {"generations": 6, "games_min": 500, "games_max": 2000, "final_games": 5000}
+RETUNED = "retuned"  # the preset name in OUT/retune/NAME/THEME-Np/retuned.toml
+
+
+@dataclass
+class Retuned:
+    """A variant under strategies re-tuned for it, on the final deals."""
+
+    name: str  # the variant's
+    distance: float
+    distance_lower: float
+    distance_upper: float
+    vs_printed_lower: float  # its distance minus the printed game's, paired bootstrap
+    vs_printed_upper: float
+    holds: bool
+    sides: list[SideRow]  # "printed" columns: the same variant under the file's strategy
+    presets: dict[str, str]  # table label -> the re-tuned presets file
+    steps: list[str]  # per table and role: the best response's gain, and whether it was taken
+    games: int  # the re-tuning's games and the final deals'
+    seconds: float
+
+
+def retune(
+    problem: Problem, state: State, answer: Answer, out: Path, backend: Backend | None = None
+) -> list[Retuned]:
+    """Re-tune the strategies for the chosen and the closest variant (the variant files must
+    be written: simcore.studies.balance_search.write_variants) and re-measure them, the games played
+    by `backend` (default local)."""
+    backend = backend or LocalBackend()
+    closest = min(range(len(answer.variants)), key=lambda j: answer.variants[j].distance)
+    checked = [answer.variants[j] for j in dict.fromkeys([answer.chosen, closest]) if j > 0]
+    return [retune_variant(problem, state, var, out, backend) for var in checked]
+
+
+def retune_variant(
+    problem: Problem, state: State, var: Variant, out: Path, backend: Backend
+) -> Retuned:
+    t0 = time.perf_counter()
+    themes = problem.themes_of(var.choice)
+    games, presets, items, said = 0, {}, [], []
+    for config in problem.configs:
+        theme_id, n = config.theme.id, config.players
+        folder = out / "retune" / var.name / f"{theme_id}-{n}p"
+        matrix, steps = iterate(
+            var.files[theme_id], n, problem.strategy,
+            sub_seed(problem.seed, "retune", var.name, config.label), folder,
+            rounds=1, br=RETUNE_BUDGET, backend=backend,
+        )  # fmt: skip
+        games += sum(s.games for s in steps)
+        said += [
+            f"{config.label} {s.role} {100 * s.gain:+.1f} pts [{100 * s.gain_low:+.1f}, "
+            f"{100 * s.gain_high:+.1f}] ({'taken' if s.replaced else 'kept the old values'})"
+            for s in steps
+        ]
+        header = f"strategies re-tuned for variant {var.name} of {problem.source.name}"
+        write_atomic(folder / f"{RETUNED}.toml", preset_toml(RETUNED, {n: matrix}, header).encode())
+        presets[config.label] = str(folder / f"{RETUNED}.toml")
+        strategy = Strategy((RETUNED,) * 4, n, theme_id, matrix)
+        seed = sub_seed(problem.seed, "final")
+        items.append(Work(themes[theme_id], n, strategy, seed, problem.budget.final_games))
+    retuned = list(play_all(items, backend))
+    games += len(items) * problem.budget.final_games
+    before, printed = state.final[var.choice], state.final[problem.printed]
+    boot = bootstrap(problem, [retuned, printed])
+    lo, hi = np.quantile(boot[:, 0], [0.025, 0.975])
+    dlo, dhi = np.quantile(boot[:, 0] - boot[:, 1], [0.025, 0.975])
+    return Retuned(
+        var.name,
+        distance(problem, tallies_of(problem, retuned)),
+        float(lo), float(hi), float(dlo), float(dhi), bool(dhi < 0),
+        side_rows(problem, retuned, before),
+        presets, said, games, time.perf_counter() - t0,
+    )  # fmt: skip

@@ -1,0 +1,165 @@
+"""One way to play a study's batch: configurations on the same deals, tallied per side,
+role and character.
+
+A study (ability values, the self-check, best responses and tuning, tournaments, the
+balance search) asks "play these configurations on these deals": each configuration is a
+`Work` (theme, table, strategy, seed, games, and optionally a featured character or the
+event counts), every `Work` of one seed plays the same deals 0 .. games-1 (common random
+numbers), and `play_all` plays a list of them on a backend (simcore.runs.backend: this
+machine, or Ray tasks), yielding their `Outcomes` in order whatever the backend. `Tally`
+counts outcomes per side and per character in each role, poolable across batches.
+
+A strategy search plays many candidates at once instead: `side_rates` plays each
+candidate's row of one parameter matrix in one role, on the same deals, in one kernel call
+per worker.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from simcore.engine.theme import Theme
+from simcore.engine.vocab import R_DEPUTY, R_LEADER, R_OUTLAW, R_RENEGADE, ROLES, WINNERS
+from simcore.runs.backend import Backend, LocalBackend
+from strategies.presets import Strategy
+
+SIDE_OF = {R_LEADER: 0, R_DEPUTY: 0, R_OUTLAW: 1, R_RENEGADE: 2}  # vocab.W_* a role wins with
+MapFn = Callable[[Callable[[Any], Any], Iterable[Any]], Iterable[Any]]  # map() or Backend.map
+
+
+@dataclass(frozen=True)
+class Work:
+    """One configuration on deals 0 .. games-1 of `seed`: a theme at one table with a
+    strategy, and optionally a featured character ("NAME" or "NAME=ROLE") and the event
+    counts. Picklable, so a backend can play it anywhere; `play_work` of it depends on
+    nothing else."""
+
+    theme: Theme
+    players: int
+    strategy: Strategy
+    seed: int
+    games: int
+    feature: str | None = None
+    events: bool = False
+
+
+class Outcomes(NamedTuple):
+    """Per game: the winning side (vocab.W_*, -1 capped); per seat: role, character, won,
+    survived; the featured seat (-1: none) and, when asked, the event counts."""
+
+    winner: np.ndarray  # int8[n]
+    role: np.ndarray  # int8[n, players]
+    character: np.ndarray  # int16[n, players]
+    won: np.ndarray  # bool[n, players]
+    survived: np.ndarray | None = None  # bool[n, players]
+    featured: np.ndarray | None = None  # int8[n]
+    events: np.ndarray | None = None  # int64[n, N_EV] (Work.events), else 0 wide
+
+    def featured_won(self) -> np.ndarray:
+        """Per game: whether the featured character's side won."""
+        return self.won[np.arange(len(self.winner)), self.featured.astype(np.int64)]
+
+    def side_won(self, role: int) -> np.ndarray:
+        """Per game: whether `role`'s side (vocab.R_*) won."""
+        return self.winner == SIDE_OF[role]
+
+
+def play_work(work: Work) -> Outcomes:
+    """Play one work item (module level: backends pickle it by reference)."""
+    from simcore.engine.play import play_games  # numba loads on first use, not on import
+
+    block = play_games(
+        work.theme, work.players, work.games, work.seed, strategy=work.strategy,
+        feature=work.feature, events=work.events,
+    )  # fmt: skip
+    return Outcomes(
+        block.winner, block.role, block.character, block.won, block.survived, block.featured,
+        block.events,
+    )  # fmt: skip
+
+
+def play_all(works: Iterable[Work], backend: Backend | None = None) -> Iterator[Outcomes]:
+    """The outcomes of every work item, in order, played on `backend` (default local)."""
+    return (backend or LocalBackend()).map(play_work, works)
+
+
+@dataclass
+class Tally:
+    """Counts of one variant at one table, poolable across rounds (weights: a bootstrap)."""
+
+    games: float
+    sides: np.ndarray  # float64[3]: games each side (WINNERS) won
+    seats: np.ndarray  # float64[characters, 4]: seats dealt per character and role
+    wins: np.ndarray  # float64[characters, 4]: of them, won
+
+    @classmethod
+    def of(cls, o: Outcomes, characters: int, weights: np.ndarray | None = None) -> Tally:
+        w = np.ones(len(o.winner)) if weights is None else weights
+        seat_w = np.repeat(w, o.role.shape[1])
+        cell = (o.character.astype(np.int64) * len(ROLES) + o.role).ravel()
+        size = characters * len(ROLES)
+        seats = np.bincount(cell, seat_w, size).reshape(characters, len(ROLES))
+        wins = np.bincount(cell, seat_w * o.won.ravel(), size).reshape(characters, len(ROLES))
+        sides = np.bincount(o.winner[o.winner >= 0], w[o.winner >= 0], len(WINNERS))
+        return cls(float(w.sum()), sides, seats, wins)
+
+    def __add__(self, other: Tally) -> Tally:
+        return Tally(
+            self.games + other.games,
+            self.sides + other.sides,
+            self.seats + other.seats,
+            self.wins + other.wins,
+        )
+
+    def effects(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per character: its role-adjusted effect (win rate minus the rate its roles give,
+        as reports.aggregate.effects_overall) and its seats; NaN effect for no seats."""
+        role_seats = self.seats.sum(axis=0)
+        baseline = np.divide(self.wins.sum(axis=0), role_seats, where=role_seats > 0,
+                             out=np.zeros(len(ROLES)))  # fmt: skip
+        seats = self.seats.sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rate = self.wins.sum(axis=1) / seats
+            expected = (self.seats * baseline).sum(axis=1) / seats
+        return rate - expected, seats
+
+
+def side_rates(
+    theme: Theme,
+    players: int,
+    seed: int,
+    W: np.ndarray,
+    field_rows: np.ndarray,
+    role: int,
+    candidates: int,
+    games: int,
+    backend: Backend | None = None,
+) -> np.ndarray:
+    """Per game, 1.0 when `role`'s side won, for candidates rows len(W)-candidates.. of W,
+    each playing `role` on the same `games` deals: float64[candidates, games]. The games
+    are played in `backend.workers` consecutive batches (one kernel call locally), each a
+    unit of work of `backend` (default local): the same winners however they are split."""
+    first = len(W) - candidates
+    rows = np.repeat(field_rows.reshape(1, 4), candidates * games, axis=0)
+    rows[:, role] = first + np.repeat(np.arange(candidates), games)
+    game_idx = np.tile(np.arange(games, dtype=np.int64), candidates)
+    backend = backend or LocalBackend()
+    ends = np.linspace(0, len(game_idx), backend.workers + 1).astype(np.int64)
+    batches = [(rows[a:b], game_idx[a:b]) for a, b in itertools.pairwise(ends) if b > a]
+    play = partial(_batch_winners, theme, players, seed, W)
+    winner = np.concatenate(list(backend.map(play, batches)))
+    return (winner.reshape(candidates, games) == SIDE_OF[role]).astype(np.float64)
+
+
+def _batch_winners(theme: Theme, players: int, seed: int, W: np.ndarray, batch) -> np.ndarray:
+    """The winners of one batch (role rows, game indices) of a generation's games."""
+    from simcore.engine.play import play_rows
+
+    winner, _ = play_rows(theme, players, seed, W, *batch)
+    return winner

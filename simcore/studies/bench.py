@@ -1,0 +1,345 @@
+"""The benchmark behind `bangsim bench` (and `make bench`): how fast, how big, how soon.
+
+- Kernel throughput: games/s of every shipped theme at 4 and 7 players with `smart` and
+  `tuned` bots, on one thread and on all, the parallel efficiency (games/s on all threads /
+  threads x games/s on one) and microseconds per turn (one thread, wall clock). Both thread
+  counts must give identical games.
+- The targets' configuration (classic, 5 players, `smart`), with more games (`target_games`).
+- A run folder: `bangsim run` of `run_games` games (Parquet included) in a subprocess, its
+  wall time and peak memory (RSS).
+- Start: the seconds from a fresh process to the end of a one-game `bangsim run`, with a
+  warm numba cache and (`cold`) with an empty one (the whole kernel compiles).
+- Optionally (`event_pairs`) what the event counts and files cost (bench_events).
+
+Everything is printed as it is measured, then as one table against the targets; `--json`
+also writes it all, with the versions, the machine's core count, the command and the date,
+so runs can be compared over time. The figures are wall clock on a machine others may
+share: compare runs made on a quiet machine, or alternate old and new code.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numba
+import numpy as np
+
+THEME = "classic"  # the targets' configuration and the event-cost timings
+PLAYERS = 5
+STRATEGY = "smart"
+BENCH_PLAYERS = (4, 7)
+BENCH_STRATEGIES = ("smart", "tuned")
+WARMUP_GAMES = 2_000
+GIB = 2**30
+
+# issue 12's targets on a 2-core machine, warm cache, classic 5 players smart
+TARGETS = {
+    "games_per_s_per_core": (">=", 25_000),
+    "efficiency": (">=", 0.90),
+    "run_1m_seconds": ("<", 25.0),
+    "warm_start_seconds": ("<", 2.0),
+    "cold_start_seconds": ("<", 120.0),
+    "run_peak_rss_gib": ("<", 1.5),
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    games: int = 20_000  # per timing of each theme/players/strategy
+    target_games: int = 200_000  # per timing of classic 5p smart
+    run_games: int = 1_000_000  # games of the `bangsim run` timing; 0 skips it
+    cold: bool = True  # time a start with an empty numba cache (the kernel compiles)
+    event_pairs: int = 0  # alternating off/on pairs of the event-cost timing; 0 skips it
+    seed: int = 1
+
+
+QUICK = Settings(games=2_000, target_games=20_000, run_games=100_000, cold=False)
+
+
+def time_games(theme, players: int, games: int, seed: int, threads: int, strategy: str):
+    """(wall seconds, CPU seconds of every thread, block) for `games` games on `threads`
+    numba threads."""
+    from simcore.engine.play import play_games
+
+    numba.set_num_threads(threads)
+    wall, cpu = time.perf_counter(), time.process_time()
+    block = play_games(theme, players, games, seed, strategy=strategy)
+    return time.perf_counter() - wall, time.process_time() - cpu, block
+
+
+def throughput(theme, players: int, strategy: str, games: int, seed: int) -> dict[str, Any]:
+    """One configuration on 1 thread and on all threads (numba's default count)."""
+    cores = numba.config.NUMBA_NUM_THREADS
+    time_games(theme, players, WARMUP_GAMES, seed, cores, strategy)  # load or compile
+    one_s, one_cpu, one = time_games(theme, players, games, seed, 1, strategy)
+    all_s, all_cpu, every = time_games(theme, players, games, seed, cores, strategy)
+    numba.set_num_threads(cores)
+    if not all(np.array_equal(getattr(one, f), getattr(every, f)) for f in one._fields):
+        raise RuntimeError(f"{theme.id} {players}p {strategy}: 1 and {cores} threads differ")
+    turns = int(one.turns.astype(np.int64).sum())
+    return {
+        "theme": theme.id,
+        "players": players,
+        "strategy": strategy,
+        "games": games,
+        "threads": cores,
+        "games_per_s_1_thread": games / one_s,
+        "games_per_s_all_threads": games / all_s,
+        "efficiency": one_s / (cores * all_s),
+        # by CPU time, which other processes on the machine disturb less: games per
+        # CPU-second on one thread, and its ratio to all threads' (1: no parallel overhead;
+        # OpenMP threads waiting for work spin, so imbalance counts too)
+        "cpu_games_per_s_1_thread": games / one_cpu,
+        "cpu_efficiency": one_cpu / all_cpu,
+        "us_per_turn": 1e6 * one_s / turns,
+        "mean_turns": turns / games,
+        "capped": int(np.count_nonzero(every.capped)),
+    }
+
+
+def bangsim_command(args: list[str], cache_dir: str | None = None) -> tuple[float, float, float]:
+    """Run `bangsim ARGS` (`python -m simcore`) in a fresh process, optionally with
+    NUMBA_CACHE_DIR=cache_dir; (wall seconds, CPU seconds, peak RSS in GiB) of it."""
+    env = dict(os.environ, **({"NUMBA_CACHE_DIR": cache_dir} if cache_dir else {}))
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "simcore", *args], env=env, stdout=subprocess.DEVNULL
+    )
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise RuntimeError(f"bangsim {' '.join(args)} exited with {proc.returncode}")
+    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024 / GIB
+
+
+def run_args(out: Path, games: int, seed: int) -> list[str]:
+    return ["run", "--out", str(out), "--games", str(games), "--seed", str(seed)] + [
+        "--players", str(PLAYERS), "--strategy", STRATEGY, "--no-progress",
+    ]  # fmt: skip
+
+
+def start_seconds(cold: bool, seed: int) -> float:
+    """Seconds from a fresh process to the end of `bangsim run --games 1`: with this
+    process's numba cache (warm: the throughput timings filled it), or an empty one."""
+    with tempfile.TemporaryDirectory(prefix="bangsim-bench-") as tmp:
+        cache = os.path.join(tmp, "numba_cache") if cold else None
+        seconds, _, _ = bangsim_command(run_args(Path(tmp) / "run", 1, seed), cache)
+    return seconds
+
+
+def run_folder(games: int, seed: int) -> dict[str, Any]:
+    """`bangsim run` of `games` games into a temporary folder: wall time, peak RSS."""
+    with tempfile.TemporaryDirectory(prefix="bangsim-bench-") as tmp:
+        seconds, cpu, rss = bangsim_command(run_args(Path(tmp) / "run", games, seed))
+    return {
+        "games": games,
+        "seconds": seconds,
+        "games_per_s": games / seconds,
+        "cpu_seconds": cpu,
+        "peak_rss_gib": rss,
+    }
+
+
+def bench(settings: Settings, say=print) -> dict[str, Any]:
+    """Every measurement of the module docstring, `say`ing each as it is made; the results
+    as a dict (what --json writes)."""
+    from simcore.engine.theme import load_theme, shipped_themes
+    from simcore.runs.runfolder import versions
+
+    cores = numba.config.NUMBA_NUM_THREADS
+    started = time.perf_counter()
+    result: dict[str, Any] = {
+        "command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "versions": versions(),
+        "cores": os.cpu_count(),
+        "threads": cores,
+        "settings": asdict(settings),
+        "load_average_before": os.getloadavg()[0],  # > 0 when others share the machine
+    }
+    rows = []
+    for theme_id in shipped_themes():
+        theme = load_theme(theme_id)
+        for players in BENCH_PLAYERS:
+            for strategy in BENCH_STRATEGIES:
+                rows.append(throughput(theme, players, strategy, settings.games, settings.seed))
+                say(row_line(rows[-1]))
+    result["throughput"] = rows
+    target = throughput(load_theme(THEME), PLAYERS, STRATEGY, settings.target_games, settings.seed)
+    say(row_line(target))
+    result["target"] = target
+    result["peak_rss_gib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / GIB
+    if settings.run_games > 0:
+        result["run"] = run_folder(settings.run_games, settings.seed)
+        say(run_line(result["run"]))
+    start_seconds(False, settings.seed)  # fills the cache of what the timings did not run
+    result["warm_start_seconds"] = start_seconds(False, settings.seed)
+    say(f"warm start to the first game: {result['warm_start_seconds']:.2f} s")
+    if settings.cold:
+        result["cold_start_seconds"] = start_seconds(True, settings.seed)
+        say(
+            f"cold start (empty numba cache) to the first game: {result['cold_start_seconds']:.1f} s"
+        )
+    if settings.event_pairs > 0:
+        result["event_cost"] = bench_events(
+            load_theme(THEME), 100_000, settings.event_pairs, settings.seed, cores
+        )
+    result["load_average_after"] = os.getloadavg()[0]
+    result["targets"] = target_rows(result)
+    result["seconds"] = time.perf_counter() - started
+    return result
+
+
+def row_line(row: dict[str, Any]) -> str:
+    return (
+        f"{row['theme']:<19} {row['players']}p {row['strategy']:<6} "
+        f"1 thread {row['games_per_s_1_thread']:>8,.0f} games/s  "
+        f"{row['threads']} threads {row['games_per_s_all_threads']:>8,.0f} games/s  "
+        f"efficiency {100 * row['efficiency']:5.1f}% (by CPU time {100 * row['cpu_efficiency']:.1f}%)  "
+        f"{row['us_per_turn']:.3f} us/turn  "
+        f"{row['mean_turns']:.1f} turns/game  ({row['games']:,} games)"
+    )
+
+
+def run_line(run: dict[str, Any]) -> str:
+    return (
+        f"bangsim run, {THEME} {PLAYERS}p {STRATEGY}, {run['games']:,} games (Parquet "
+        f"included): {run['seconds']:.1f} s, {run['games_per_s']:,.0f} games/s, "
+        f"peak RSS {run['peak_rss_gib']:.2f} GiB; {run['cpu_seconds']:.1f} CPU-seconds"
+    )
+
+
+def target_rows(result: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each target of TARGETS the results measure: (name, measured, target, met)."""
+    target = result["target"]
+    measured: dict[str, float] = {
+        "games_per_s_per_core": target["games_per_s_1_thread"],
+        "efficiency": target["efficiency"],
+        "warm_start_seconds": result["warm_start_seconds"],
+    }
+    if "cold_start_seconds" in result:
+        measured["cold_start_seconds"] = result["cold_start_seconds"]
+    run = result.get("run")
+    if run:
+        measured["run_1m_seconds"] = run["seconds"] * 1_000_000 / run["games"]
+        measured["run_peak_rss_gib"] = run["peak_rss_gib"]
+    rows = []
+    for name, value in measured.items():
+        op, goal = TARGETS[name]
+        met = value >= goal if op == ">=" else value < goal
+        rows.append({"name": name, "measured": value, "target": f"{op} {goal}", "met": met})
+    return rows
+
+
+def table(result: dict[str, Any]) -> str:
+    """The throughput table, then the targets, as plain text."""
+    threads = result["threads"]
+    head = (
+        f"{'theme':<19} {'players':>7} {'strategy':<8} {'games/s 1 thr':>13} "
+        f"{f'games/s {threads} thr':>13} {'efficiency':>10} {'(by CPU)':>8} {'us/turn':>8} "
+        f"{'turns':>6}"
+    )
+    lines = [head, "-" * len(head)]
+    for row in [*result["throughput"], result["target"]]:
+        lines.append(
+            f"{row['theme']:<19} {row['players']:>7} {row['strategy']:<8} "
+            f"{row['games_per_s_1_thread']:>13,.0f} {row['games_per_s_all_threads']:>13,.0f} "
+            f"{100 * row['efficiency']:>9.1f}% {100 * row['cpu_efficiency']:>7.1f}% "
+            f"{row['us_per_turn']:>8.3f} "
+            f"{row['mean_turns']:>6.1f}"
+        )
+    lines.append("")
+    lines.append(f"targets ({THEME}, {PLAYERS} players, {STRATEGY}; {result['cores']} cores):")
+    for t in result["targets"]:
+        value = f"{t['measured']:,.0f}" if t["measured"] >= 1000 else f"{t['measured']:.2f}"
+        lines.append(
+            f"  {t['name']:<22} {value:>10}  target {t['target']:<10} "
+            f"{'met' if t['met'] else 'MISSED'}"
+        )
+    run = result.get("run")
+    if run and run["games"] != 1_000_000:
+        lines.append(f"  (run_1m_seconds scaled from {run['games']:,} games)")
+    if run:
+        per_thread = run["cpu_seconds"] / threads * 1_000_000 / run["games"]
+        lines.append(
+            f"  (run_1m_seconds on {threads} idle cores, from its CPU time: {per_thread:.1f})"
+        )
+    load = result["load_average_before"]
+    busy = load > 0.5 * result["cores"]  # half the cores' worth of other work
+    shared = " (others were using the machine: wall-clock figures are low)" if busy else ""
+    lines.append(f"load average before the bench {load:.1f}{shared}")
+    lines.append(f"bench process peak RSS {result['peak_rss_gib']:.2f} GiB")
+    return "\n".join(lines)
+
+
+def write_json(result: dict[str, Any], path: Path) -> None:
+    from simcore.runs.atomic import write_atomic
+
+    write_atomic(Path(path), (json.dumps(result, indent=1) + "\n").encode())
+
+
+# --- what the event counts and files cost ------------------------------------------------
+
+
+def time_chunks(theme, games: int, seed: int, events: bool, folder: Path) -> tuple[float, float]:
+    """(wall, CPU) seconds to play and write `games` games as run-folder chunks of the
+    default size, seat files only or seat and event files (what `bangsim run` does per
+    chunk). CPU time is the process's, every thread (numba's and polars') included."""
+    from simcore.engine.event_rows import WRITE_OPTIONS, event_frame
+    from simcore.engine.play import play_games
+    from simcore.engine.rows import seat_frame
+    from simcore.runs.runfolder import DEFAULT_CHUNK_SIZE, write_parquet_atomic
+
+    wall, cpu = time.perf_counter(), time.process_time()
+    for i, game0 in enumerate(range(0, games, DEFAULT_CHUNK_SIZE)):
+        n = min(DEFAULT_CHUNK_SIZE, games - game0)
+        block = play_games(theme, PLAYERS, n, seed, game0=game0, strategy=STRATEGY, events=events)
+        label = f"{THEME}/{PLAYERS}p/{STRATEGY}"
+        write_parquet_atomic(seat_frame(block, theme, PLAYERS, game0, label), folder / f"s{i}")
+        if events:
+            rows = event_frame(block, theme, PLAYERS, game0, label)
+            write_parquet_atomic(rows, folder / f"e{i}", WRITE_OPTIONS)
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
+def bench_events(theme, games: int, pairs: int, seed: int, threads: int) -> dict[str, float]:
+    """Print and return the cost of the event counts and files: 1 - (games/s with) / (games/s
+    without), the median over alternating pairs, by wall-clock and by CPU time."""
+    numba.set_num_threads(threads)
+    ratios: dict[str, list[float]] = {"wall": [], "cpu": []}
+    rates: dict[bool, list[float]] = {False: [], True: []}
+    with tempfile.TemporaryDirectory() as tmp:
+        time_chunks(theme, 2_000, seed, True, Path(tmp))  # compile the event code
+        for pair in range(pairs):
+            seconds = {}
+            for events in (False, True) if pair % 2 == 0 else (True, False):
+                seconds[events] = time_chunks(theme, games, seed, events, Path(tmp))
+                rates[events].append(games / seconds[events][0])
+            for i, clock in enumerate(ratios):
+                ratios[clock].append(seconds[False][i] / seconds[True][i])
+    cost = {clock: 1 - statistics.median(r) for clock, r in ratios.items()}
+    print(
+        f"run-folder chunks (play + seat rows + Parquet), {STRATEGY} bots, {threads} "
+        f"thread(s), {pairs} alternating off/on pairs of {games:,} games"
+    )
+    for events in (False, True):
+        each = ", ".join(f"{r:,.0f}" for r in rates[events])
+        label = "on " if events else "off"
+        print(f"  events {label}: {statistics.median(rates[events]):10,.0f} games/s  ({each})")
+    print(
+        f"  event counts and files cost {100 * cost['wall']:.1f}% of games/s (wall clock), "
+        f"{100 * cost['cpu']:.1f}% by CPU time (medians of the pairs' ratios)"
+    )
+    return cost

@@ -1,0 +1,464 @@
+"""Best response by search: the parameter vector that maximises one role's win rate while
+every other seat plays a fixed field.
+
+The optimiser is CMA-ES with margin (`cmaes.CMAwM`, Hamano et al. 2022): a well-kept,
+numpy-only ask/tell implementation whose margin keeps integer and on/off parameters from
+freezing, which plain CMA-ES does on a mixed space like ours (strategies.params.KEYS:
+switches, whole numbers and reals). The search runs in the unit cube: each key's range
+mapped to [0, 1], integer keys on a grid of their steps.
+
+The objective is noisy. Every generation plays all its candidates, and the field's own
+parameters for the role (the baseline), on the same deals (common random numbers: the same
+game indices of one generation seed) in one parallel kernel call, so candidates are
+compared on equal luck; each generation draws fresh deals; the games per candidate grow as
+generations go on (geometrically from games_min to games_max), so the late generations,
+whose candidates differ little, compare them on more deals. The answer is the distribution's mean
+at the end, re-measured against the baseline on fresh deals no generation saw, with a
+paired 95% interval: the reported gain is not the luckiest candidate's (no winner's curse).
+The state is saved after every generation; a rerun with the same request resumes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import pickle
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from cmaes import CMAwM
+
+from simcore.engine.play import check_players
+from simcore.engine.theme import Theme, load_theme
+from simcore.engine.vocab import ROLES
+from simcore.runs.atomic import write_atomic
+from simcore.runs.backend import Backend
+from simcore.runs.runfolder import RunFolderError, theme_digest
+from simcore.stats import paired_interval
+from simcore.studies.batch import side_rates
+from strategies.params import KEYS, REAL, SEARCHED, param_index
+from strategies.presets import preset_toml, resolve_strategy
+
+STATE = "search_state.pkl"
+RESULT = "result.json"
+
+
+@dataclass(frozen=True)
+class Space:
+    """The searched keys and their map to the unit cube."""
+
+    names: tuple[str, ...]
+    index: np.ndarray  # int64[d]: parameter index of each key
+    low: np.ndarray
+    high: np.ndarray
+    steps: np.ndarray  # unit-cube step of integer/switch keys, 0 for reals
+
+    @classmethod
+    def full(cls) -> Space:
+        """Every searched key (strategies.params.SEARCHED) over its search range."""
+        keys = [KEYS[n] for n in SEARCHED]
+        low = np.array([k.search_low for k in keys], float)
+        high = np.array([k.search_high for k in keys], float)
+        steps = np.array(
+            [0.0 if k.kind == REAL else 1.0 / (k.search_high - k.search_low) for k in keys]
+        )
+        index = np.array([param_index(n) for n in SEARCHED], np.int64)
+        return cls(SEARCHED, index, low, high, steps)
+
+    def encode(self, vec: np.ndarray) -> np.ndarray:
+        """A parameter vector's searched values in the unit cube (clipped to the ranges)."""
+        return np.clip((vec[self.index] - self.low) / (self.high - self.low), 0.0, 1.0)
+
+    def decode(self, x: np.ndarray, base: np.ndarray) -> np.ndarray:
+        """`base` with the searched values set from unit-cube point x (integers rounded)."""
+        v = self.low + np.clip(x, 0.0, 1.0) * (self.high - self.low)
+        whole = self.steps > 0
+        v[whole] = np.round(v[whole])
+        out = base.copy()
+        out[self.index] = v
+        return out
+
+
+@dataclass
+class Settings:
+    """What a search is asked; its digest names the saved state a rerun resumes."""
+
+    theme: str
+    players: int
+    role: str
+    field: str
+    seed: int
+    generations: int = 40
+    population: int = 0  # 0: CMA-ES's default for the dimension
+    sigma0: float = 0.25
+    games_min: int = 1_000  # per candidate, first generation
+    games_max: int = 8_000  # per candidate, once the search has narrowed
+    final_games: int = 40_000  # fresh deals for the answer and the baseline
+
+    def digest(self, theme: Theme, field: np.ndarray) -> str:
+        """Names the request: the settings, the theme's content and the field's values (a
+        presets file edited between two runs is another request)."""
+        text = json.dumps(
+            {
+                **asdict(self),
+                "theme": theme_digest(theme),
+                "field": hashlib.sha256(np.ascontiguousarray(field).tobytes()).hexdigest(),
+            },
+            sort_keys=True,
+        )
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@dataclass
+class Generation:
+    games: int  # per candidate
+    best_gain: float  # best candidate's win rate minus the baseline's, on the same deals
+    mean_rate: float  # the candidates' mean win rate
+    baseline_rate: float
+    seconds: float
+
+
+@dataclass
+class BestResponse:
+    settings: Settings
+    names: tuple[str, ...]
+    values: dict[str, float]  # the answer's searched values
+    vector: list[float]  # the answer's full parameter vector
+    baseline_rate: float  # on the final fresh deals
+    answer_rate: float
+    gain: float  # answer - baseline, paired over the final deals
+    gain_low: float
+    gain_high: float
+    final_games: int
+    games_used: int  # every game played, the final check included
+    seconds: float
+    trail: list[Generation] = field(default_factory=list)
+
+    def summary(self) -> str:
+        s = self.settings
+        return (
+            f"best response of the {s.role} ({s.theme}, {s.players} players, field {s.field}): "
+            f"{100 * self.answer_rate:.1f}% vs {100 * self.baseline_rate:.1f}% with the field's "
+            f"own parameters: gain {100 * self.gain:+.1f} points "
+            f"[{100 * self.gain_low:+.1f}, {100 * self.gain_high:+.1f}] over "
+            f"{self.final_games:,} fresh deals; {self.games_used:,} games, {self.seconds:.0f} s"
+        )
+
+
+def sub_seed(seed: int, *tag: Any) -> int:
+    """A seed for one part of a search (a generation, the final check), from the search's."""
+    text = ":".join(str(t) for t in (seed, *tag))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "little") >> 1
+
+
+def new_optimizer(x0: np.ndarray, steps: np.ndarray, sigma0: float, seed: int, population: int):
+    """CMA-ES with margin over the unit cube from x0 (steps > 0: a discrete dimension)."""
+    return CMAwM(
+        mean=np.asarray(x0, float),
+        sigma=sigma0,
+        bounds=np.tile([0.0, 1.0], (len(x0), 1)),
+        steps=np.asarray(steps, float),
+        seed=seed % 2**31,
+        population_size=population or None,
+    )
+
+
+def cma_search(
+    state: dict,
+    score: Callable[[list[np.ndarray], int], tuple[np.ndarray, Generation]],
+    generations: int,
+    seed: int,
+    save: Callable[[dict], None] = lambda state: None,
+    progress: Callable[[int, Generation, float], None] | None = None,
+) -> np.ndarray:
+    """Ask/tell until `generations` (state["opt"]: the optimiser; state["trail"]: one
+    Generation each, so a saved state resumes where it stopped). score(points, generation)
+    scores a generation's unit-cube points, higher better, on common random numbers.
+    Returns the distribution's mean: the answer. Each generation's samples come from
+    (seed, generation): a pickled optimiser forgets its random state, so a resumed search
+    draws what an uninterrupted one would (see the round trip through pickle below)."""
+    opt = state["opt"]
+    trail: list[Generation] = state["trail"]
+    while len(trail) < generations:
+        opt.reseed_rng(sub_seed(seed, "cma", len(trail)) % 2**31)
+        asked = [opt.ask() for _ in range(opt.population_size)]
+        scores, gen = score([x for x, _ in asked], len(trail))
+        opt.tell([(x_tell, -float(v)) for (_, x_tell), v in zip(asked, scores, strict=True)])
+        # go on from the pickled optimiser, as a resumed search does: pickling symmetrises
+        # the covariance matrix, which changes the next samples in the last bits
+        opt = state["opt"] = pickle.loads(pickle.dumps(opt))
+        trail.append(gen)
+        save(state)
+        if progress:
+            progress(len(trail), gen, max(t.best_gain for t in trail))
+    return opt.mean
+
+
+def best_response(
+    settings: Settings,
+    out: Path | None = None,
+    progress: Callable[[int, Generation, float], None] | None = None,
+    backend: Backend | None = None,
+) -> BestResponse:
+    """Search `settings.role`'s best response to the field; resume from `out` if it holds the
+    same request's saved state. progress(generations done, the last, best gain so far);
+    `backend` (simcore.runs.backend, default local) plays the games, with the same results."""
+    theme = load_theme(settings.theme)
+    check_players(theme, settings.players)
+    if settings.role not in ROLES:
+        raise ValueError(f"unknown role {settings.role!r} (roles: {', '.join(ROLES)})")
+    role = ROLES.index(settings.role)
+    if role not in theme.tables.roles[settings.players, : settings.players]:
+        raise ValueError(f"no {settings.role} at {settings.players} players in {theme.id!r}")
+    field = resolve_strategy(settings.field, settings.players, theme.id)
+    space = Space.full()
+    base = field.matrix[role].copy()
+    digest = settings.digest(theme, field.matrix)
+    state = load_state(out, digest)
+    if state is None:
+        opt = new_optimizer(
+            space.encode(base),
+            space.steps,
+            settings.sigma0,
+            sub_seed(settings.seed, "cma"),
+            settings.population,
+        )
+        state = {"digest": digest, "opt": opt, "trail": [], "games": 0, "seconds": 0.0}
+
+    def rates(vectors: list[np.ndarray], seed: int, games: int) -> np.ndarray:
+        """Per game, 1.0 when the role's side won, for the baseline and each vector."""
+        W = np.vstack([field.matrix, base, *vectors])
+        return side_rates(
+            theme, settings.players, seed, W, field.role_preset, role, len(vectors) + 1, games,
+            backend,
+        )  # fmt: skip
+
+    def score(points: list[np.ndarray], g: int) -> tuple[np.ndarray, Generation]:
+        t0 = time.perf_counter()
+        games = games_for(settings, g)
+        won = rates(
+            [space.decode(x, base) for x in points], sub_seed(settings.seed, "gen", g), games
+        )
+        r = won.mean(axis=1)
+        state["games"] += won.size
+        gen = Generation(
+            games=games,
+            best_gain=float(r[1:].max() - r[0]),
+            mean_rate=float(r[1:].mean()),
+            baseline_rate=float(r[0]),
+            seconds=time.perf_counter() - t0,
+        )
+        state["seconds"] += gen.seconds
+        return r[1:], gen
+
+    mean = cma_search(
+        state, score, settings.generations, settings.seed, lambda st: save_state(out, st), progress
+    )
+    t0 = time.perf_counter()
+    answer = space.decode(mean, base)
+    n = settings.final_games
+    final = rates([answer], sub_seed(settings.seed, "final"), n)
+    gain, _, half = paired_interval(final[1] - final[0])
+    result = BestResponse(
+        settings=settings,
+        names=space.names,
+        values={k: float(answer[i]) for k, i in zip(space.names, space.index, strict=True)},
+        vector=answer.tolist(),
+        baseline_rate=float(final[0].mean()),
+        answer_rate=float(final[1].mean()),
+        gain=gain,
+        gain_low=gain - half,
+        gain_high=gain + half,
+        final_games=n,
+        games_used=state["games"] + final.size,
+        seconds=state["seconds"] + time.perf_counter() - t0,
+        trail=state["trail"],
+    )
+    if out is not None:
+        _write_text(out / RESULT, json.dumps(asdict(result), indent=1) + "\n")
+    return result
+
+
+def games_for(settings: Settings, generation: int) -> int:
+    """Games per candidate in a generation: games_min, rising geometrically to games_max at
+    the last generation, in whole blocks of 32."""
+    last = max(1, settings.generations - 1)
+    ratio = settings.games_max / settings.games_min
+    games = settings.games_min * ratio ** (min(generation, last) / last)
+    return max(32, int(math.ceil(games / 32)) * 32)
+
+
+def load_state(out: Path | None, digest: str, name: str = STATE, made_by: str = "request"):
+    """The search state pickled in out/name (a best response's, a balance search's), or None
+    if there is none; RunFolderError if another `made_by` (its digest differs) made it."""
+    if out is None or not (out / name).is_file():
+        return None
+    with open(out / name, "rb") as f:
+        state = pickle.load(f)
+    found = state.get("digest") if isinstance(state, dict) else getattr(state, "digest", None)
+    if found != digest:
+        raise RunFolderError(
+            f"{out} holds another search ({name} was made by a different {made_by}); "
+            "choose another --out or delete that folder"
+        )
+    return state
+
+
+def save_state(out: Path | None, state: Any, name: str = STATE) -> None:
+    if out is not None:
+        write_atomic(out / name, pickle.dumps(state))
+
+
+def _write_text(path: Path, text: str) -> None:
+    write_atomic(path, text.encode())
+
+
+# --- iterated best response and exploitability ------------------------------------------------
+
+
+@dataclass
+class Step:
+    """One best response of an iteration: the role's gain against the field of the moment."""
+
+    players: int
+    round: int
+    role: str
+    gain: float
+    gain_low: float
+    gain_high: float
+    replaced: bool  # the role's parameters became the answer (its gain was positive)
+    games: int
+    seconds: float
+
+
+def roles_at(theme: Theme, players: int) -> list[str]:
+    """The canonical roles dealt at this player count, in ROLES order."""
+    present = set(theme.tables.roles[players, :players].tolist())
+    return [r for i, r in enumerate(ROLES) if i in present]
+
+
+def iterate(
+    theme_id: str,
+    players: int,
+    start: str,
+    seed: int,
+    out: Path,
+    threshold: float = 0.01,
+    rounds: int = 3,
+    br: dict[str, Any] | None = None,
+    progress: Callable[[str], None] | None = None,
+    backend: Backend | None = None,
+) -> tuple[np.ndarray, list[Step]]:
+    """Iterated best response: cycle over the roles, replacing each role's parameters by its
+    best response to the current field, until no role gains more than `threshold` in a
+    round or `rounds` are done. Every best response keeps its state in its own folder under
+    `out`, so a rerun resumes (on either `backend`). Returns the final matrix (one row per
+    role) and the trail."""
+    theme = load_theme(theme_id)
+    check_players(theme, players)
+    matrix = resolve_strategy(start, players, theme.id).matrix.copy()
+    steps: list[Step] = []
+    for r in range(rounds):
+        best = -1.0
+        for role in roles_at(theme, players):
+            field_file = out / f"r{r}-{role}" / "field.toml"
+            field_file.parent.mkdir(parents=True, exist_ok=True)
+            text = preset_toml("field", {players: matrix}, "the field this best response faced")
+            _write_text(field_file, text)
+            settings = Settings(
+                theme_id,
+                players,
+                role,
+                f"{field_file}:field",
+                sub_seed(seed, players, r, role),
+                **(br or {}),
+            )
+            if progress:
+                progress(f"{players}p round {r + 1}: {role}")
+            res = best_response(settings, field_file.parent, backend=backend)
+            replaced = res.gain > 0
+            if replaced:
+                matrix[ROLES.index(role)] = res.vector
+            steps.append(
+                Step(
+                    players,
+                    r + 1,
+                    role,
+                    res.gain,
+                    res.gain_low,
+                    res.gain_high,
+                    replaced,
+                    res.games_used,
+                    res.seconds,
+                )
+            )
+            best = max(best, res.gain)
+        if best <= threshold:
+            break
+    return matrix, steps
+
+
+@dataclass
+class Exploit:
+    """A strategy's exploitability at one table: per role, what a best response gains."""
+
+    strategy: str
+    theme: str
+    players: int
+    roles: list[BestResponse]
+    total: float  # the gains summed over the roles
+    total_low: float
+    total_high: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "strategy": self.strategy,
+            "theme": self.theme,
+            "players": self.players,
+            "roles": {
+                r.settings.role: {
+                    "field_rate": r.baseline_rate,
+                    "best_response_rate": r.answer_rate,
+                    "gain": r.gain,
+                    "gain_low": r.gain_low,
+                    "gain_high": r.gain_high,
+                    "games": r.games_used,
+                    "seconds": r.seconds,
+                }
+                for r in self.roles
+            },
+            "total": self.total,
+            "total_low": self.total_low,
+            "total_high": self.total_high,
+        }
+
+
+def exploitability(
+    strategy: str,
+    theme_id: str,
+    players: int,
+    seed: int,
+    out: Path | None = None,
+    br: dict[str, Any] | None = None,
+    progress: Callable[[str], None] | None = None,
+    backend: Backend | None = None,
+) -> Exploit:
+    """Per role, a best response to `strategy` (every other seat plays it); the total sums
+    the gains, its interval from the roles' (independent deals) half-widths in quadrature.
+    `backend`: as best_response's."""
+    theme = load_theme(theme_id)
+    check_players(theme, players)
+    results = []
+    for role in roles_at(theme, players):
+        if progress:
+            progress(role)
+        settings = Settings(theme_id, players, role, strategy, sub_seed(seed, role), **(br or {}))
+        results.append(best_response(settings, out / role if out else None, backend=backend))
+    total = sum(r.gain for r in results)
+    half = math.sqrt(sum(((r.gain_high - r.gain_low) / 2) ** 2 for r in results))
+    return Exploit(strategy, theme.id, players, results, total, total - half, total + half)
