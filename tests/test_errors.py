@@ -828,6 +828,15 @@ def test_trace_bad_format():
     check("trace-bad-format", cli("trace", "--game", 1, "--format", "xml"))
 
 
+def test_band_unknown_side(tmp_path):
+    check("band-unknown-side", cli("band", "--side", "sheriff", "--out", tmp_path / "b"))
+    assert not (tmp_path / "b").exists()  # nothing written
+
+
+def test_band_bad_epsilon(tmp_path):
+    check("band-bad-epsilon", cli("band", "--epsilon", "0", "--out", tmp_path / "b"))
+
+
 # --- bugs and --debug ---------------------------------------------------------------------
 
 

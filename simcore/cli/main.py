@@ -23,7 +23,7 @@ from simcore.cli.checks import bench, selfcheck, trace
 from simcore.cli.options import OPTIONS
 from simcore.cli.reading import compare, report
 from simcore.cli.runs import experiment, run
-from simcore.cli.strategy import exploit, tournament, tune
+from simcore.cli.strategy import band, exploit, tournament, tune
 from simcore.cli.studies import abilities, balance
 from simcore.cli.themes import themes_app
 from simcore.errors import EXIT_BAD_INPUT, describe, one_line
@@ -126,5 +126,6 @@ app.command()(experiment)
 app.command()(selfcheck)
 app.command()(tune)
 app.command()(exploit)
+app.command()(band)
 app.command()(balance)
 app.command()(bench)

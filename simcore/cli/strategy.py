@@ -315,3 +315,106 @@ def exploit(
         f"  total    {100 * result.total:+.1f} pts "
         f"[{100 * result.total_low:+.1f}, {100 * result.total_high:+.1f}]"
     )
+
+
+def band(
+    ctx: typer.Context,
+    theme: Annotated[str, typer.Option(help="Theme id or path to a theme TOML file.")] = "classic",
+    players: Annotated[int, typer.Option(help="Players at the table.")] = 5,
+    side: Annotated[
+        str,
+        typer.Option(help="The side whose win rate is banded: leader, outlaw, renegade or all."),
+    ] = "all",
+    epsilon: Annotated[
+        float,
+        typer.Option(help="Points a role may be from its best response at either end of the band."),
+    ] = 1.0,
+    start: Annotated[str, typer.Option(help="The profile the search starts from.")] = "tuned",
+    rounds: Annotated[int, typer.Option(help="Rounds of pushes (each role once a round).")] = 1,
+    seed: Annotated[int, typer.Option(help="Seed of the searches.")] = 1,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Folder for the searches (resumable) and the end presets "
+            "(default runs/band/THEME-Np)."
+        ),
+    ] = None,  # fmt: skip
+    output: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+    generations: Generations = 20,
+    games_min: GamesMin = 1000,
+    games_max: GamesMax = 4000,
+    final_games: FinalGames = 20_000,
+    backend_name: BackendName = "local",
+    address: RayAddress = None,
+    progress: ShowProgress = True,
+) -> None:
+    """How far a side's win rate moves over strategies that are all near-equilibria.
+
+    From the start profile, each role in turn pushes the side's rate down (then up) while
+    keeping its own win rate within --epsilon points of its current play, and the other
+    roles re-respond; each end is re-measured on fresh deals, with its exploitability per
+    role (a best response each, with the same budget). Prints, per side, the centre and the
+    band from low to high with the end profiles as --strategy specs (saved as presets in --out).
+    Rerun the same command to resume.
+
+    Example: bangsim band --theme classic --players 5 --side leader --format json
+    """
+    from simcore.engine.vocab import WINNERS
+    from simcore.studies.band import band as search_band
+
+    if output not in ("text", "json"):
+        fail(f"--format must be text or json, got {output!r}")
+    sides = list(WINNERS) if side == "all" else [side]
+    if any(s not in WINNERS for s in sides):
+        fail(f"--side must be one of {', '.join(WINNERS)} or all, got {side!r}")
+    if not 0 < epsilon < 100:
+        fail(f"--epsilon is in points, between 0 and 100, got {epsilon:g}")
+    if rounds < 1:
+        fail(f"--rounds must be at least 1, got {rounds}")
+    budget = search_budget(generations, games_min, games_max, final_games)
+    folder = out or Path("runs") / "band" / f"{Path(theme).stem}-{players}p"
+    check_writable(folder)
+    backend = open_backend(ctx, backend_name, address)
+
+    def announce(line: str) -> None:
+        if progress:
+            typer.echo(line + " ...", err=True)
+
+    results = []
+    try:
+        for s in sides:
+            results.append(
+                search_band(
+                    theme,
+                    players,
+                    s,
+                    folder / s,
+                    epsilon / 100,
+                    seed,
+                    start,
+                    rounds,
+                    push=budget,
+                    respond=budget,
+                    check=budget,
+                    final_games=budget["final_games"],
+                    progress=announce,
+                    backend=backend,
+                )  # fmt: skip
+            )
+    except ValueError as e:
+        fail(str(e))
+    if output == "json":
+        typer.echo(json.dumps([asdict(b) | {"row": b.row()} for b in results], indent=1))
+        return
+    for b in results:
+        typer.echo(
+            f"{b.side} side, {b.theme}, {b.players} players, epsilon {epsilon:g} point(s): "
+            f"{100 * b.centre:.1f}% under {b.start}, band {100 * b.low.rate:.1f}%-"
+            f"{100 * b.high.rate:.1f}% ({b.games:,} games)"
+        )
+        for end in (b.low, b.high):
+            gains = ", ".join(f"{r} {100 * e['gain']:+.1f}" for r, e in end.exploit.items())
+            flag = "" if end.within else f"  (a role gains more than {epsilon:g} points)"
+            typer.echo(
+                f"  {end.end:<4} {100 * end.rate:5.1f}%  {end.strategy}  best responses: {gains}{flag}"
+            )

@@ -9,9 +9,9 @@ numbers), and `play_all` plays a list of them on a backend (simcore.runs.backend
 machine, or Ray tasks), yielding their `Outcomes` in order whatever the backend. `Tally`
 counts outcomes per side and per character in each role, poolable across batches.
 
-A strategy search plays many candidates at once instead: `side_rates` plays each
+A strategy search plays many candidates at once instead: `candidate_winners` plays each
 candidate's row of one parameter matrix in one role, on the same deals, in one kernel call
-per worker.
+per worker; `EngineTable` is that, bound to one theme and table, as the searches use it.
 """
 
 from __future__ import annotations
@@ -130,7 +130,7 @@ class Tally:
         return rate - expected, seats
 
 
-def side_rates(
+def candidate_winners(
     theme: Theme,
     players: int,
     seed: int,
@@ -141,10 +141,11 @@ def side_rates(
     games: int,
     backend: Backend | None = None,
 ) -> np.ndarray:
-    """Per game, 1.0 when `role`'s side won, for candidates rows len(W)-candidates.. of W,
-    each playing `role` on the same `games` deals: float64[candidates, games]. The games
-    are played in `backend.workers` consecutive batches (one kernel call locally), each a
-    unit of work of `backend` (default local): the same winners however they are split."""
+    """Per game, the winning side (vocab.W_*, -1 capped), for candidates rows
+    len(W)-candidates.. of W, each playing `role` (every other role its row of field_rows)
+    on the same `games` deals: int8[candidates, games]. The games are played in
+    `backend.workers` consecutive batches (one kernel call locally), each a unit of work of
+    `backend` (default local): the same winners however they are split."""
     first = len(W) - candidates
     rows = np.repeat(field_rows.reshape(1, 4), candidates * games, axis=0)
     rows[:, role] = first + np.repeat(np.arange(candidates), games)
@@ -153,8 +154,24 @@ def side_rates(
     ends = np.linspace(0, len(game_idx), backend.workers + 1).astype(np.int64)
     batches = [(rows[a:b], game_idx[a:b]) for a, b in itertools.pairwise(ends) if b > a]
     play = partial(_batch_winners, theme, players, seed, W)
-    winner = np.concatenate(list(backend.map(play, batches)))
-    return (winner.reshape(candidates, games) == SIDE_OF[role]).astype(np.float64)
+    return np.concatenate(list(backend.map(play, batches))).reshape(candidates, games)
+
+
+@dataclass(frozen=True)
+class EngineTable:
+    """The games a strategy search plays: one theme at one table on a backend.
+    winners(...) is candidate_winners there; a search only ever asks this, so a test can
+    hand a search a table of its own with a known answer."""
+
+    theme: Theme
+    players: int
+    backend: Backend | None = None
+
+    def winners(self, seed, W, field_rows, role, candidates, games) -> np.ndarray:
+        return candidate_winners(
+            self.theme, self.players, seed, W, field_rows, role, candidates, games,
+            self.backend,
+        )  # fmt: skip
 
 
 def _batch_winners(theme: Theme, players: int, seed: int, W: np.ndarray, batch) -> np.ndarray:

@@ -35,12 +35,12 @@ from cmaes import CMAwM
 
 from simcore.engine.play import check_players
 from simcore.engine.theme import Theme, load_theme
-from simcore.engine.vocab import ROLES
+from simcore.engine.vocab import ROLES, WINNERS
 from simcore.runs.atomic import write_atomic
 from simcore.runs.backend import Backend
 from simcore.runs.runfolder import RunFolderError, theme_digest
 from simcore.stats import paired_interval
-from simcore.studies.batch import side_rates
+from simcore.studies.batch import SIDE_OF, EngineTable
 from strategies.params import KEYS, REAL, SEARCHED, param_index
 from strategies.presets import preset_toml, resolve_strategy
 
@@ -84,6 +84,50 @@ class Space:
         return out
 
 
+OWN = "own"
+PENALTY = 10.0  # an aim's price per point of the role's own rate given up beyond epsilon
+
+
+@dataclass(frozen=True)
+class Aim:
+    """What a best response maximises. "own": the role's own win rate. "SIDE:low:EPS" or
+    "SIDE:high:EPS" (SIDE a winning side, EPS a share, 0.01 = one point): that side's win
+    rate pushed down or up while the role keeps its own rate within EPS of what its field
+    parameters give on the same deals; each point of own rate given up beyond EPS costs
+    PENALTY points of push. The band of near-equilibria (simcore.studies.band) is searched
+    with such aims."""
+
+    side: int | None  # vocab.W_* pushed, None: own
+    sign: float  # +1 high, -1 low
+    epsilon: float
+
+    @classmethod
+    def parse(cls, text: str) -> Aim:
+        if text == OWN:
+            return cls(None, 1.0, 0.0)
+        parts = text.split(":")
+        if len(parts) == 3 and parts[0] in WINNERS and parts[1] in ("low", "high"):
+            try:
+                epsilon = float(parts[2])
+            except ValueError:
+                epsilon = -1.0
+            if 0 <= epsilon < 1:
+                return cls(WINNERS.index(parts[0]), 1.0 if parts[1] == "high" else -1.0, epsilon)
+        raise ValueError(
+            f"aim must be {OWN!r} or SIDE:low|high:EPSILON (SIDE one of {', '.join(WINNERS)}, "
+            f"EPSILON a share in [0, 1)), got {text!r}"
+        )
+
+    def values(self, winners: np.ndarray, role: int) -> np.ndarray:
+        """Per row of winners (int8[rows, games], row 0 the baseline on the same deals): the
+        aim's value, higher better."""
+        own = (winners == SIDE_OF[role]).mean(axis=1)
+        if self.side is None:
+            return own
+        pushed = self.sign * (winners == self.side).mean(axis=1)
+        return pushed - PENALTY * np.maximum(0.0, own[0] - self.epsilon - own)
+
+
 @dataclass
 class Settings:
     """What a search is asked; its digest names the saved state a rerun resumes."""
@@ -99,13 +143,17 @@ class Settings:
     games_min: int = 1_000  # per candidate, first generation
     games_max: int = 8_000  # per candidate, once the search has narrowed
     final_games: int = 40_000  # fresh deals for the answer and the baseline
+    aim: str = OWN  # what the role maximises (see Aim)
 
     def digest(self, theme: Theme, field: np.ndarray) -> str:
         """Names the request: the settings, the theme's content and the field's values (a
         presets file edited between two runs is another request)."""
+        asked = asdict(self)
+        if asked["aim"] == OWN:  # as before aims existed: their saved searches still resume
+            del asked["aim"]
         text = json.dumps(
             {
-                **asdict(self),
+                **asked,
                 "theme": theme_digest(theme),
                 "field": hashlib.sha256(np.ascontiguousarray(field).tobytes()).hexdigest(),
             },
@@ -138,6 +186,13 @@ class BestResponse:
     games_used: int  # every game played, the final check included
     seconds: float
     trail: list[Generation] = field(default_factory=list)
+    # an aim's side (Settings.aim other than own): its rate with the field's parameters and
+    # with the answer's, and the answer's move of it, paired over the final deals
+    side_rate: float | None = None
+    side_answer_rate: float | None = None
+    side_move: float | None = None
+    side_move_low: float | None = None
+    side_move_high: float | None = None
 
     def summary(self) -> str:
         s = self.settings
@@ -204,10 +259,14 @@ def best_response(
     out: Path | None = None,
     progress: Callable[[int, Generation, float], None] | None = None,
     backend: Backend | None = None,
+    table: Any = None,
 ) -> BestResponse:
-    """Search `settings.role`'s best response to the field; resume from `out` if it holds the
-    same request's saved state. progress(generations done, the last, best gain so far);
-    `backend` (simcore.runs.backend, default local) plays the games, with the same results."""
+    """Search `settings.role`'s best response to the field (or what its aim asks); resume
+    from `out` if it holds the same request's saved state. progress(generations done, the
+    last, best gain so far); `backend` (simcore.runs.backend, default local) plays the
+    games, with the same results; `table` (default EngineTable of the theme) is what plays
+    them."""
+    aim = Aim.parse(settings.aim)
     theme = load_theme(settings.theme)
     check_players(theme, settings.players)
     if settings.role not in ROLES:
@@ -230,31 +289,31 @@ def best_response(
         )
         state = {"digest": digest, "opt": opt, "trail": [], "games": 0, "seconds": 0.0}
 
-    def rates(vectors: list[np.ndarray], seed: int, games: int) -> np.ndarray:
-        """Per game, 1.0 when the role's side won, for the baseline and each vector."""
+    table = table or EngineTable(theme, settings.players, backend)
+
+    def winners(vectors: list[np.ndarray], seed: int, games: int) -> np.ndarray:
+        """Per game, the winning side, for the baseline and each vector."""
         W = np.vstack([field.matrix, base, *vectors])
-        return side_rates(
-            theme, settings.players, seed, W, field.role_preset, role, len(vectors) + 1, games,
-            backend,
-        )  # fmt: skip
+        return table.winners(seed, W, field.role_preset, role, len(vectors) + 1, games)
 
     def score(points: list[np.ndarray], g: int) -> tuple[np.ndarray, Generation]:
         t0 = time.perf_counter()
         games = games_for(settings, g)
-        won = rates(
+        won = winners(
             [space.decode(x, base) for x in points], sub_seed(settings.seed, "gen", g), games
         )
-        r = won.mean(axis=1)
+        value = aim.values(won, role)
+        own = (won == SIDE_OF[role]).mean(axis=1)
         state["games"] += won.size
         gen = Generation(
             games=games,
-            best_gain=float(r[1:].max() - r[0]),
-            mean_rate=float(r[1:].mean()),
-            baseline_rate=float(r[0]),
+            best_gain=float(value[1:].max() - value[0]),
+            mean_rate=float(own[1:].mean()),
+            baseline_rate=float(own[0]),
             seconds=time.perf_counter() - t0,
         )
         state["seconds"] += gen.seconds
-        return r[1:], gen
+        return value[1:], gen
 
     mean = cma_search(
         state, score, settings.generations, settings.seed, lambda st: save_state(out, st), progress
@@ -262,8 +321,17 @@ def best_response(
     t0 = time.perf_counter()
     answer = space.decode(mean, base)
     n = settings.final_games
-    final = rates([answer], sub_seed(settings.seed, "final"), n)
+    ended = winners([answer], sub_seed(settings.seed, "final"), n)
+    final = (ended == SIDE_OF[role]).astype(np.float64)
     gain, _, half = paired_interval(final[1] - final[0])
+    side = {}
+    if aim.side is not None:
+        pushed = (ended == aim.side).astype(np.float64)
+        move, _, move_half = paired_interval(pushed[1] - pushed[0])
+        side = dict(
+            side_rate=float(pushed[0].mean()), side_answer_rate=float(pushed[1].mean()),
+            side_move=move, side_move_low=move - move_half, side_move_high=move + move_half,
+        )  # fmt: skip
     result = BestResponse(
         settings=settings,
         names=space.names,
@@ -278,6 +346,7 @@ def best_response(
         games_used=state["games"] + final.size,
         seconds=state["seconds"] + time.perf_counter() - t0,
         trail=state["trail"],
+        **side,
     )
     if out is not None:
         _write_text(out / RESULT, json.dumps(asdict(result), indent=1) + "\n")
@@ -447,10 +516,11 @@ def exploitability(
     br: dict[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
     backend: Backend | None = None,
+    table: Any = None,
 ) -> Exploit:
     """Per role, a best response to `strategy` (every other seat plays it); the total sums
     the gains, its interval from the roles' (independent deals) half-widths in quadrature.
-    `backend`: as best_response's."""
+    `backend`, `table`: as best_response's."""
     theme = load_theme(theme_id)
     check_players(theme, players)
     results = []
@@ -458,7 +528,9 @@ def exploitability(
         if progress:
             progress(role)
         settings = Settings(theme_id, players, role, strategy, sub_seed(seed, role), **(br or {}))
-        results.append(best_response(settings, out / role if out else None, backend=backend))
+        results.append(
+            best_response(settings, out / role if out else None, backend=backend, table=table)
+        )
     total = sum(r.gain for r in results)
     half = math.sqrt(sum(((r.gain_high - r.gain_low) / 2) ** 2 for r in results))
     return Exploit(strategy, theme.id, players, results, total, total - half, total + half)

@@ -1,0 +1,241 @@
+"""The band of a verdict: how low and how high a side's win rate goes over strategy profiles
+in which no role can gain more than epsilon by a best response against the rest.
+
+Strategies that are about equally good for the role that plays them can move another
+side's rate a lot (the tuned 5-player Renegade keeping his cover moves the Sheriff's side
+by 8.6 points at a cost of 0.6 of his own); iterated best response lands on one of them by
+the accident of its path. The band reports the range instead (the equilibrium-selection
+problem that PSRO, alpha-Rank and JPSRO treat as a set, not a point).
+
+The search, per end (low, high) of one side's rate, from a start profile (`tuned`):
+1. each role in turn pushes: a best response whose aim is that side's rate, down or up,
+   while the role keeps its own win rate within epsilon of what its current parameters
+   give (`simcore.studies.tune.Aim`); the push is kept if it moved the side the right way;
+2. after each push every other role re-responds (a best response for its own win rate,
+   kept when it gains), so the profile stays near an equilibrium;
+3. the end profile's side rates are measured on fresh deals, and its exploitability inside
+   the parameter family per role (a best response each), so a reader sees how near an
+   equilibrium each end is: an end whose role gains exceed epsilon is flagged.
+
+Every best response keeps its state in its own folder under `out`, so a rerun resumes; the
+same seed gives the same band; `backend` plays on Ray as the other searches do. The two end
+profiles are written as presets (out/SIDE_low.toml, out/SIDE_high.toml) that `--strategy
+PATH:NAME` replays.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simcore.engine.play import check_players
+from simcore.engine.theme import load_theme
+from simcore.engine.vocab import ROLES, WINNERS
+from simcore.runs.atomic import write_atomic
+from simcore.runs.backend import Backend
+from simcore.stats import wilson_interval
+from simcore.studies.batch import EngineTable
+from simcore.studies.tune import (
+    OWN,
+    Settings,
+    best_response,
+    exploitability,
+    roles_at,
+    sub_seed,
+)
+from strategies.presets import preset_toml, resolve_strategy
+
+RESULT = "band.json"
+ENDS = ("low", "high")
+
+
+@dataclass
+class Move:
+    """One best response of a band search: a push on the side, or a re-response."""
+
+    end: str
+    round: int
+    role: str
+    kind: str  # "push" or "respond"
+    gain: float  # the role's own win rate, answer minus its parameters before (paired)
+    side_move: float  # the side's rate, answer minus before (paired)
+    kept: bool
+    games: int
+
+
+@dataclass
+class End:
+    """One end of a band: its profile's rates on fresh deals and how exploitable it is."""
+
+    end: str
+    strategy: str  # a spec --strategy accepts
+    rate: float  # the side's win rate
+    lower: float
+    upper: float
+    rates: dict[str, float]  # every side's
+    exploit: dict[str, dict[str, float]]  # role -> gain, gain_low, gain_high
+    within: bool  # no role's best response gains more than epsilon (point estimate)
+
+
+@dataclass
+class Band:
+    theme: str
+    players: int
+    side: str
+    epsilon: float
+    start: str
+    centre: float  # the side's rate under the start profile, on the same fresh deals
+    final_seed: int  # the fresh deals: games 0 .. final_games-1 of this seed
+    final_games: int
+    low: End
+    high: End
+    moves: list[Move] = field(default_factory=list)
+    games: int = 0
+
+    def row(self) -> dict[str, Any]:
+        """The shipped-band row: rates in points, strategies as specs."""
+        return {
+            "theme": self.theme,
+            "players": self.players,
+            "side": self.side,
+            "epsilon": 100 * self.epsilon,
+            "low": 100 * self.low.rate,
+            "high": 100 * self.high.rate,
+            "low_strategy": self.low.strategy,
+            "high_strategy": self.high.strategy,
+        }
+
+
+def measure(table: Any, matrix: np.ndarray, role_rows: np.ndarray, seed: int, games: int):
+    """Per game, the winning side of the profile `matrix` (one row per role)."""
+    W = np.vstack([matrix, matrix[0]])
+    return table.winners(seed, W, role_rows, 0, 1, games)[0]
+
+
+def band(
+    theme_id: str,
+    players: int,
+    side: str,
+    out: Path,
+    epsilon: float = 0.01,
+    seed: int = 1,
+    start: str = "tuned",
+    rounds: int = 1,
+    push: dict[str, Any] | None = None,
+    respond: dict[str, Any] | None = None,
+    check: dict[str, Any] | None = None,
+    final_games: int = 40_000,
+    progress: Callable[[str], None] | None = None,
+    backend: Backend | None = None,
+    table: Any = None,
+) -> Band:
+    """The band of `side`'s win rate at (theme, players), from the profile `start`: see the
+    module doc. push, respond, check: best-response budgets (Settings fields) of the pushes,
+    the re-responses and the ends' exploitability checks."""
+    theme = load_theme(theme_id)
+    check_players(theme, players)
+    if side not in WINNERS:
+        raise ValueError(f"unknown side {side!r} (sides: {', '.join(WINNERS)})")
+    if not 0 < epsilon < 1:
+        raise ValueError(f"epsilon must be a share in (0, 1), got {epsilon!r}")
+    table = table or EngineTable(theme, players, backend)
+    first = resolve_strategy(start, players, theme.id)
+    roles = roles_at(theme, players)
+    folder = Path(out)
+    moves: list[Move] = []
+    ends = {}
+    for end in ENDS:
+        matrix = first.matrix.copy()
+        for r in range(rounds):
+            for role in roles:
+                aim = f"{side}:{end}:{epsilon}"
+                if progress:
+                    progress(f"{side} {end}, round {r + 1}: the {role} pushes, the others respond")
+                res = _respond(theme.id, players, matrix, role, aim, push, seed, folder,
+                               f"{side}-{end}/r{r}-{role}-push", backend, table)  # fmt: skip
+                sign = 1.0 if end == "high" else -1.0
+                kept = sign * res.side_move > 0 and res.gain >= -epsilon
+                if kept:
+                    matrix[ROLES.index(role)] = res.vector
+                moves.append(Move(end, r + 1, role, "push", res.gain, res.side_move, kept,
+                                  res.games_used))  # fmt: skip
+                for other in (o for o in roles if o != role):
+                    res = _respond(theme.id, players, matrix, other, OWN, respond, seed, folder,
+                                   f"{side}-{end}/r{r}-{role}-then-{other}", backend, table)  # fmt: skip
+                    kept = res.gain > 0
+                    if kept:
+                        matrix[ROLES.index(other)] = res.vector
+                    moves.append(Move(end, r + 1, other, "respond", res.gain, 0.0, kept,
+                                      res.games_used))  # fmt: skip
+        ends[end] = matrix
+    fresh = sub_seed(seed, "band", "final")
+    centre = measure(table, first.matrix, first.role_preset, fresh, final_games)
+    games = sum(m.games for m in moves) + final_games
+    results = {}
+    for end, matrix in ends.items():
+        name = f"{side}_{end}"
+        spec = _save_preset(folder, name, players, matrix, theme.id, side, end, epsilon, start)
+        won = measure(table, matrix, first.role_preset, fresh, final_games)
+        k = int(np.count_nonzero(won == WINNERS.index(side)))
+        lo, hi = wilson_interval(k, final_games)
+        ex = exploitability(
+            spec, theme.id, players, sub_seed(seed, "band", "check", end),
+            folder / f"{name}-check", br=check, backend=backend, table=table,
+        )  # fmt: skip
+        games += final_games + sum(x.games_used for x in ex.roles)
+        exploit = {
+            x.settings.role: {"gain": x.gain, "gain_low": x.gain_low, "gain_high": x.gain_high}
+            for x in ex.roles
+        }
+        if progress:
+            progress(f"{side} {end}: the end's exploitability")
+        results[end] = End(
+            end, spec, k / final_games, lo, hi,
+            {s: float(np.mean(won == i)) for i, s in enumerate(WINNERS)},
+            exploit, all(e["gain"] <= epsilon for e in exploit.values()),
+        )  # fmt: skip
+    answer = Band(
+        theme.id, players, side, epsilon, start,
+        float(np.mean(centre == WINNERS.index(side))), fresh, final_games, results["low"],
+        results["high"], moves, games,
+    )  # fmt: skip
+    write_atomic(folder / RESULT, (json.dumps(asdict(answer), indent=1) + "\n").encode())
+    return answer
+
+
+def _respond(theme_id, players, matrix, role, aim, budget, seed, folder, name, backend, table):
+    """A best response of `role` with `aim` against the profile `matrix`, in folder/name."""
+    where = folder / name
+    field_spec = _field_file(where, players, matrix)
+    settings = Settings(
+        theme_id, players, role, field_spec, sub_seed(seed, "band", name), **(budget or {}),
+        aim=aim,
+    )  # fmt: skip
+    return best_response(settings, where, backend=backend, table=table)
+
+
+def _field_file(where: Path, players: int, matrix: np.ndarray) -> str:
+    """The profile as a presets file a best response reads its field from."""
+    where.mkdir(parents=True, exist_ok=True)
+    path = where / "field.toml"
+    text = preset_toml("field", {players: matrix}, "the profile this best response faced")
+    write_atomic(path, text.encode())
+    return f"{path}:field"
+
+
+def _save_preset(folder, name, players, matrix, theme_id, side, end, epsilon, start) -> str:
+    """Write the end profile as a preset file; its --strategy spec."""
+    header = (
+        f"the {end} end of the {side} side's band at {players} players ({theme_id}), "
+        f"epsilon {100 * epsilon:g} point(s), from {start}"
+    )
+    text = preset_toml(name, {players: matrix}, header)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.toml"
+    write_atomic(path, text.encode())
+    return f"{path}:{name}"
