@@ -103,8 +103,13 @@ def test_variants_load_and_replay(tmp_path):
     assert chosen["files"] == {"classic": str(file)}
     theme = load_theme(str(file))
     assert theme.id == "classic-1-change" and theme.rule_values["leader_extra_life"] == 0
-    assert "without its comments (its rulebook quotes and assumptions): see bangsim themes " \
-        "export classic\n" in file.read_text()  # fmt: skip
+    text, printed = file.read_text(), load_theme("classic").path.read_text()
+    comments = [line.strip() for line in printed.splitlines() if line.strip().startswith("#")]
+    assert comments and all(c in text for c in comments)  # the rulebook quotes stay
+    (changed,) = [
+        line for line in text.splitlines() if "bangsim balance:" in line and line[0] != "#"
+    ]
+    assert changed.startswith("leader_extra_life = 0") and "extra life 1 → 0" in changed
     problem = read_problem(source)
     block = play_games(theme, 5, data["final_games"], sub_seed(problem.seed, "final"),
                        strategy="smart")  # fmt: skip
@@ -163,6 +168,40 @@ def test_tally_effects_match_the_report(tmp_path):
     assert got.keys() == want.keys()
     assert all(abs(got[c] - want[c]) < 1e-12 for c in got)
     assert pl.Series(list(got.values())).abs().max() > 0
+
+
+def test_variant_files_edit_the_printed_file_in_place():
+    """A variant is the printed file with each change edited where it stands: every comment
+    kept, the changed lines marked, and it loads as the variant the search played; a theme
+    without a file to edit falls back to its data written anew."""
+    import tomllib
+
+    from simcore.runs.experiment import Override, apply_overrides
+    from simcore.studies.balance import theme_toml, variant_toml
+
+    printed = load_theme("classic")
+    overrides = (
+        Override(("cards", "Missed!", "extra_copies"), 4),
+        Override(("characters", "Paul Regret", "life"), 4),
+        Override(("rules", "outlaw_reward"), 2),
+    )
+    variant = apply_overrides(printed, overrides, "test")
+    text = variant_toml(printed, overrides, variant, "classic-v", "a variant\nof classic")
+    assert text is not None and text.startswith("# a variant\n# of classic\n")
+    source = printed.path.read_text()
+    for line in source.splitlines():
+        if line.strip().startswith("#"):
+            assert line.strip() in text
+    marked = [line for line in text.splitlines() if "bangsim balance:" in line and line[0] != "#"]
+    assert len(marked) == 3 and any("Missed! 12 → 16 copies" in m for m in marked)
+    assert tomllib.loads(text) == {
+        **variant.raw,
+        "theme": {**variant.raw["theme"], "id": "classic-v"},
+    }
+    # the same data but another file: nothing to edit in place
+    stray = apply_overrides(printed, (Override(("rules", "bang_limit"), 2),), "test")
+    assert variant_toml(printed, overrides, stray, "classic-v", "h") is None
+    assert tomllib.loads(theme_toml(stray, "x", "h"))["rules"]["bang_limit"] == 2
 
 
 def test_write_variants_for_several_themes(tmp_path):

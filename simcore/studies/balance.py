@@ -41,6 +41,7 @@ from simcore.runs.experiment import (
     grid_themes,
     known_keys,
     path_text,
+    set_value,
     text_key,
     value_text,
 )
@@ -451,10 +452,68 @@ def change_words(theme: Theme, path: tuple[str, ...], old: Any, new: Any) -> str
 
 def theme_toml(theme: Theme, theme_id: str, header: str) -> str:
     """A theme as a ready theme file under a new id (so it can be told from the printed one
-    in reports and experiments), `header` as its opening comment."""
+    in reports and experiments), `header` as its opening comment; written anew from its
+    data, without the comments of the file it came from."""
     raw = {**theme.raw, "theme": {**theme.raw["theme"], "id": theme_id}}
-    lines = [f"# {line}" if line else "#" for line in header.splitlines()]
-    return "\n".join(lines) + "\n\n" + tomli_w.dumps(raw)
+    return _comment(header) + "\n\n" + tomli_w.dumps(raw)
+
+
+def variant_toml(
+    printed: Theme, overrides: tuple[Override, ...], variant: Theme, theme_id: str, header: str
+) -> str | None:
+    """The printed theme's own file with the overrides edited in where their values stand
+    (tomlkit keeps every comment: the rulebook quotes and assumptions), each changed line's
+    comment saying what it was, under a new id and `header`. None when the printed theme
+    has no file to edit, or its file is not what the variant was made from (a theme given
+    already changed): the caller then writes the data anew (theme_toml)."""
+    import tomllib
+
+    import tomlkit
+
+    if printed.path is None:
+        return None
+    doc = tomlkit.parse(printed.path.read_text())
+    for o in overrides:
+        set_value(doc, o, "variant", printed.id)
+        item, words = (
+            _edited(doc, o.path),
+            change_words(printed, o.path, _printed(printed, o.path), o.value),
+        )
+        quote = item.trivia.comment.lstrip("#").strip()
+        item.comment(f"{quote}; bangsim balance: {words}" if quote else f"bangsim balance: {words}")
+        item.trivia.comment_ws = "  "
+    doc["theme"]["id"] = theme_id
+    text = _comment(header) + "\n\n" + tomlkit.dumps(doc)
+    want = {**variant.raw, "theme": {**variant.raw["theme"], "id": theme_id}}
+    return text if tomllib.loads(text) == want else None
+
+
+def _edited(doc: Any, path: tuple[str, ...]) -> Any:
+    """The tomlkit item an override of `path` changed (a card's copies for extra copies)."""
+    if path[0] in NAMED_SECTIONS:
+        section, name, key = path
+        entry = next(e for e in doc[section] if e.get("name") == name)
+        return entry["copies" if key == EXTRA_COPIES else key]
+    node = doc
+    for key in path[:-1]:
+        node = node[key]
+    return node[path[-1]]
+
+
+def _printed(theme: Theme, path: tuple[str, ...]) -> Any:
+    """The printed value at an override's path (None where the file leaves it unset)."""
+    if path[0] in NAMED_SECTIONS:
+        section, name, key = path
+        entries = [e for e in theme.raw.get(section, []) if e.get("name") == name]
+        return entries[0].get(key) if entries else None
+    node: Any = theme.raw
+    for key in path:
+        node = node.get(key) if isinstance(node, dict) else None
+    return node
+
+
+def _comment(header: str) -> str:
+    return "\n".join(f"# {line}" if line else "#" for line in header.splitlines())
 
 
 # --- helpers --------------------------------------------------------------------------------

@@ -46,7 +46,7 @@ from simcore.engine.theme import THEMES_DIR, Theme
 from simcore.engine.vocab import ROLES, WINNERS
 from simcore.runs.atomic import write_atomic
 from simcore.stats import paired_interval, wilson_interval
-from simcore.studies.balance import Problem, theme_toml
+from simcore.studies.balance import Problem, theme_toml, variant_toml
 from simcore.studies.batch import MapFn, Outcomes, Tally, Work, play_work
 from simcore.studies.tune import (
     cma_search,
@@ -477,22 +477,29 @@ def write_variants(problem: Problem, answer: Answer, out: Path) -> None:
         themes = problem.themes_of(var.choice)
         for theme_id, theme in themes.items():
             file = out / VARIANTS / f"{var.name}{f'-{theme_id}' if several else ''}.toml"
-            header = "\n".join(
-                [
-                    f"bangsim balance {problem.source.name} (seed {problem.seed}): variant "
-                    f"{var.name} of theme '{theme_id}'",
-                    *(f"  {w}" for w in var.words),
-                    f"distance to the targets {100 * var.distance:.1f} points "
-                    f"[{100 * var.distance_lower:.1f}, {100 * var.distance_upper:.1f}] over "
-                    f"{answer.final_games:,} fresh deals per table (the printed theme: "
-                    f"{100 * answer.variants[0].distance:.1f})",
-                    f"play it: bangsim run --theme {file} --players "
-                    f"{','.join(map(str, problem.players))} --strategy {problem.strategy}",
-                    "the rest is the printed theme's data, without its comments (its rulebook "
-                    f"quotes and assumptions): see {printed_source(printed[theme_id])}",
-                ]
-            )
-            write_atomic(file, theme_toml(theme, f"{theme_id}-{var.name}", header).encode())
+            lines = [
+                f"bangsim balance {problem.source.name} (seed {problem.seed}): variant "
+                f"{var.name} of theme '{theme_id}'",
+                *(f"  {w}" for w in var.words),
+                f"distance to the targets {100 * var.distance:.1f} points "
+                f"[{100 * var.distance_lower:.1f}, {100 * var.distance_upper:.1f}] over "
+                f"{answer.final_games:,} fresh deals per table (the printed theme: "
+                f"{100 * answer.variants[0].distance:.1f})",
+                f"play it: bangsim run --theme {file} --players "
+                f"{','.join(map(str, problem.players))} --strategy {problem.strategy}",
+            ]
+            new_id = f"{theme_id}-{var.name}"
+            text = variant_toml(
+                printed[theme_id], problem.overrides(var.choice), theme, new_id,
+                "\n".join([*lines, "below: the printed theme's file, each change marked "
+                            "'bangsim balance: ...' on its line"]),
+            )  # fmt: skip
+            if text is None:
+                text = theme_toml(theme, new_id, "\n".join([
+                    *lines, "the rest is the printed theme's data, without its comments (its "
+                    f"rulebook quotes and assumptions): see {printed_source(printed[theme_id])}",
+                ]))  # fmt: skip
+            write_atomic(file, text.encode())
             var.files[theme_id] = str(file)
 
 
