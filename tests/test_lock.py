@@ -126,3 +126,23 @@ def test_a_run_holds_it_while_written(tmp_path, monkeypatch):
     execute_study(plan_study(out, "classic", [4], 120, 7, chunk_size=50), progress=False)
     assert seen == [os.getpid()] * 3
     assert not (out / LOCK_FILE).exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [("", "which has not yet written"), ("not ours", f"{LOCK_FILE} 'not ours'")],
+)
+def test_a_lock_file_that_names_no_one(tmp_path, text, named):
+    """A held lock whose file is empty (its holder has not written it yet) or not JSON."""
+    out = tmp_path / "r"
+    out.mkdir()
+    (out / LOCK_FILE).write_text(text)
+    fd = os.open(out / LOCK_FILE, os.O_RDONLY)
+    fcntl.flock(fd, fcntl.LOCK_EX)  # another holder: flock tells open files apart
+    try:
+        with pytest.raises(FolderLockedError, match=f"another bangsim process \\({named}"):
+            with folder_lock(out):
+                pass
+    finally:
+        os.close(fd)
+    assert (out / LOCK_FILE).read_text() == text

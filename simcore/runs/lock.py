@@ -1,6 +1,6 @@
 """A run folder's lock: one process at a time writes a run folder (`bangsim run`, `experiment`).
 
-    out/.lock   {"pid": 4242, "host": "box", "since": "2026-12-01T11:30:00+00:00"}
+    out/.bangsim.lock   {"pid": 4242, "host": "box", "since": "2026-12-01T11:30:00+00:00"}
 
 The lock is an flock(2) on that file, which the kernel drops when its process ends, however
 it ends (a crash, `kill -9`, a lost power supply). So a lock file whose process is gone holds
@@ -27,7 +27,7 @@ from pathlib import Path
 
 from simcore.errors import UserError
 
-LOCK_FILE = ".lock"
+LOCK_FILE = ".bangsim.lock"
 _HELD: dict[str, int] = {}  # folders this process holds (real path) -> how many times taken
 
 

@@ -14,7 +14,7 @@ behind them by at most one chunk; rerunning the same request plays only what is 
 A chunk is done when the manifest lists it and its files exist: its seat file, and its
 event file when its record names one (`"events"`; chunks written before event files
 existed, or with --no-events, have none and are kept as they are). A missing file makes
-the chunk play again. One process at a time writes a folder: `out/.lock`
+the chunk play again. One process at a time writes a folder: `out/.bangsim.lock`
 (simcore.runs.lock) names it while it does.
 
 Before resuming, the folder is checked (`check_folder`): writable, a run folder, of this
@@ -146,7 +146,8 @@ def run_study(
     the manifest's "precision" entry says where it stopped (docs/precision.md).
 
     Rerunning with an identical request resumes (skips chunks already written); a different
-    request on an existing non-empty folder raises RunFolderError. All input is validated
+    request on an existing non-empty folder raises RunFolderError, a folder another process
+    is writing simcore.runs.lock.FolderLockedError. All input is validated
     before anything is written: bad input raises ValueError (one line) and creates nothing.
     """
     study = plan_study(
