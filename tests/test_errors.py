@@ -441,7 +441,15 @@ def started_run(out: Path) -> subprocess.Popen:
     return proc
 
 
-def test_interrupted(tmp_path):
+@pytest.fixture(scope="module")
+def straight(tmp_path_factory) -> Path:
+    """LONG_RUN played straight through, in this process."""
+    out = tmp_path_factory.mktemp("straight") / "r"
+    assert cli(*LONG_RUN, out).exit_code == 0
+    return out
+
+
+def test_interrupted(tmp_path, straight):
     """A real `bangsim run` sent SIGINT once its second chunk is written: exit 130, one
     line, complete chunks kept and listed; the same command resumes to the rows of a
     straight run."""
@@ -462,8 +470,6 @@ def test_interrupted(tmp_path):
     )
     assert resumed.returncode == 0, resumed.stderr
     assert f"played {8000 - 100 * kept:,} of 8,000 games" in resumed.stdout
-    straight = tmp_path / "straight"
-    assert cli(*LONG_RUN, straight).exit_code == 0
     assert rows(out).equals(rows(straight))
 
 
@@ -504,7 +510,7 @@ def test_folder_locked(tmp_path, monkeypatch):
         other.communicate("")
 
 
-def test_folder_lock_stale(tmp_path):
+def test_folder_lock_stale(tmp_path, straight):
     """A real `bangsim run` killed (SIGKILL) mid-run leaves its lock file behind: the same
     command takes the lock over, says so in one line, and resumes to the rows of a
     straight run."""
@@ -515,8 +521,6 @@ def test_folder_lock_stale(tmp_path):
     assert json.loads((out / LOCK_FILE).read_text())["pid"] == proc.pid
     line = check("folder-lock-stale", cli(*LONG_RUN, out))
     assert f"took over the lock of pid {proc.pid} on {socket.gethostname()}, since " in line
-    straight = tmp_path / "straight"
-    assert cli(*LONG_RUN, straight).exit_code == 0
     assert rows(out).equals(rows(straight)) and no_temp_files(out)
 
 
