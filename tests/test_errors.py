@@ -10,6 +10,7 @@ rows and tests one to one.
 from __future__ import annotations
 
 import errno
+import functools
 import json
 import os
 import re
@@ -24,6 +25,8 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from test_experiment import TINY  # 4 cells of 120 games in chunks of 50
+from test_lock import holder
 from typer.testing import CliRunner
 
 import simcore.cli.runs
@@ -33,6 +36,7 @@ from simcore.engine import limits
 from simcore.engine.theme import ThemeError, load_theme, min_deck_size
 from simcore.errors import describe
 from simcore.runs import atomic, runfolder
+from simcore.runs.lock import LOCK_FILE
 from simcore.runs.runfolder import MANIFEST, SEATS, RunFolderError, chunk_problem
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "errors.md"
@@ -409,13 +413,6 @@ def test_different_request(run):
     assert snapshot(run) == before
 
 
-def test_folder_locked(run):
-    before = snapshot(run)
-    with runfolder._locked(run):
-        check("folder-locked", run_cli(run))
-    assert snapshot(run) == before
-
-
 # --- Ctrl-C -------------------------------------------------------------------------------
 
 
@@ -423,14 +420,15 @@ def default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # a shell may start us with SIGINT ignored
 
 
-def test_interrupted(tmp_path):
-    """A real `bangsim run` sent SIGINT once its second chunk is written: exit 130, one
-    line, complete chunks kept and listed; the same command resumes to the rows of a
-    straight run."""
-    args = ["run", "--players", "4", "--games", "8000", "--chunk-size", "100", "--seed", "5"]
-    args += ["--no-progress", "--out"]
-    out = tmp_path / "r"
-    command = [sys.executable, "-m", "simcore", *args, str(out)]
+# a real `bangsim run` of 80 chunks, in its own process (started by `started_run`)
+LONG_RUN = ["run", "--players", "4", "--games", "8000", "--chunk-size", "100", "--seed", "5"]
+LONG_RUN += ["--no-progress", "--out"]
+
+
+def started_run(out: Path) -> subprocess.Popen:
+    """`bangsim run ... --out out` (LONG_RUN) in a process of its own, once it has written
+    its second chunk."""
+    command = [sys.executable, "-m", "simcore", *LONG_RUN, str(out)]
     proc = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         preexec_fn=default_sigint,
@@ -440,6 +438,23 @@ def test_interrupted(tmp_path):
         assert proc.poll() is None, proc.communicate()
         assert time.monotonic() < deadline, "no chunk written in 120 s"
         time.sleep(0.01)
+    return proc
+
+
+@pytest.fixture(scope="module")
+def straight(tmp_path_factory) -> Path:
+    """LONG_RUN played straight through, in this process."""
+    out = tmp_path_factory.mktemp("straight") / "r"
+    assert cli(*LONG_RUN, out).exit_code == 0
+    return out
+
+
+def test_interrupted(tmp_path, straight):
+    """A real `bangsim run` sent SIGINT once its second chunk is written: exit 130, one
+    line, complete chunks kept and listed; the same command resumes to the rows of a
+    straight run."""
+    out = tmp_path / "r"
+    proc = started_run(out)
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=120)
     line = check("interrupted", code=proc.returncode, stderr=stderr)
@@ -451,13 +466,62 @@ def test_interrupted(tmp_path):
     assert no_temp_files(out) and len(files) in (kept, kept + 1)  # + one not yet listed
 
     resumed = subprocess.run(
-        command, capture_output=True, text=True, timeout=300, preexec_fn=default_sigint
+        proc.args, capture_output=True, text=True, timeout=300, preexec_fn=default_sigint
     )
     assert resumed.returncode == 0, resumed.stderr
     assert f"played {8000 - 100 * kept:,} of 8,000 games" in resumed.stdout
-    straight = tmp_path / "straight"
-    assert cli(*args, straight).exit_code == 0
     assert rows(out).equals(rows(straight))
+
+
+# --- one writer per run folder (simcore.runs.lock) -------------------------------------------
+
+
+def test_folder_locked(tmp_path, monkeypatch):
+    """A second `bangsim run` on the folder a real one is writing (held still by SIGSTOP):
+    refused before any backend starts, naming the first; the first's files untouched, and
+    the first then finishes. `bangsim experiment` is refused the same."""
+    out = tmp_path / "r"
+    proc = started_run(out)
+    proc.send_signal(signal.SIGSTOP)
+    try:
+        before = snapshot(out)
+        line = check("folder-locked", cli(*LONG_RUN, out))
+        assert f"(pid {proc.pid} on {socket.gethostname()}, since " in line
+
+        def no_backend(*args):
+            raise AssertionError("a backend was started for a folder another process holds")
+
+        monkeypatch.setattr(simcore.runs.backend, "get_backend", no_backend)
+        check("folder-locked", cli(*LONG_RUN, out, "--backend", "ray"))
+        assert snapshot(out) == before
+    finally:
+        proc.send_signal(signal.SIGCONT)
+    stdout, stderr = proc.communicate(timeout=300)
+    assert proc.returncode == 0 and "played 8,000 games" in stdout, stderr
+    assert json.loads((out / MANIFEST).read_text())["complete"] and no_temp_files(out)
+
+    cells = tmp_path / "cells"
+    other = holder(cells)  # a process holding the lock of a new folder
+    try:
+        source = write(tmp_path, "exp.toml", TINY)
+        line = check("folder-locked", cli("experiment", source, "--out", cells, "--no-progress"))
+        assert f"(pid {other.pid} on " in line and list(snapshot(cells)) == [LOCK_FILE]
+    finally:
+        other.communicate("")
+
+
+def test_folder_lock_stale(tmp_path, straight):
+    """A real `bangsim run` killed (SIGKILL) mid-run leaves its lock file behind: the same
+    command takes the lock over, says so in one line, and resumes to the rows of a
+    straight run."""
+    out = tmp_path / "r"
+    proc = started_run(out)
+    proc.kill()
+    proc.communicate()
+    assert json.loads((out / LOCK_FILE).read_text())["pid"] == proc.pid
+    line = check("folder-lock-stale", cli(*LONG_RUN, out))
+    assert f"took over the lock of pid {proc.pid} on {socket.gethostname()}, since " in line
+    assert rows(out).equals(rows(straight)) and no_temp_files(out)
 
 
 # --- experiments --------------------------------------------------------------------------
@@ -718,6 +782,42 @@ def test_ray_task_lost(ray_instance):
         list(backend.map(os._exit, [1]))
     line, code = describe(e.value, resumable=True)
     check("ray-task-lost", code=code, stderr=line)
+
+
+def die_once(marker: Path, fn, chunk):
+    """fn(chunk), except that the first try of chunk 1 kills its own process (a Ray worker)."""
+    if chunk.index == 1 and not marker.exists():
+        marker.touch()
+        os.kill(os.getpid(), signal.SIGKILL)
+    return fn(chunk)
+
+
+def test_ray_worker_killed(ray_instance, tmp_path, monkeypatch):
+    """`bangsim run --backend ray` whose worker playing chunk 1 is killed: the run finishes,
+    with the chunk files of a local run, byte for byte."""
+    from ray import cloudpickle
+
+    marker = tmp_path / "killed"
+    ray_map = simcore.runs.backend.RayBackend.map
+
+    def map_dying(self, fn, items):
+        return ray_map(self, functools.partial(die_once, marker, fn), items)
+
+    monkeypatch.setattr(simcore.runs.backend.RayBackend, "map", map_dying)
+    this = sys.modules[__name__]
+    cloudpickle.register_pickle_by_value(this)  # die_once travels to the workers by value
+    try:
+        result = run_cli(tmp_path / "ray", "--backend", "ray")
+    finally:
+        cloudpickle.unregister_pickle_by_value(this)
+    check("ray-worker-killed", result)
+    assert marker.exists()
+    assert run_cli(tmp_path / "local").exit_code == 0
+
+    def chunks(out):
+        return {k: v for k, v in snapshot(out).items() if k.startswith((SEATS, "events"))}
+
+    assert chunks(tmp_path / "ray") == chunks(tmp_path / "local") != {}
 
 
 @pytest.mark.parametrize(

@@ -235,23 +235,6 @@ def test_failed_write_leaves_no_file(tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_folder_is_locked_while_written(tmp_path, monkeypatch):
-    out = tmp_path / "r"
-    inner = []
-
-    def try_second_writer(study, chunk):
-        if not inner:
-            with pytest.raises(RunFolderError, match="another bangsim process"):
-                with runfolder._locked(out):
-                    pass
-            inner.append(True)
-        return stand_in_chunk(study, chunk)
-
-    monkeypatch.setattr(runfolder, "play_chunk", try_second_writer)
-    execute_study(plan(out), progress=False)
-    assert inner == [True]
-
-
 # --- with the engine ------------------------------------------------------------------------
 
 

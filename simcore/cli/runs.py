@@ -25,6 +25,7 @@ from simcore.cli.options import (
 )
 from simcore.engine.theme import Theme
 from simcore.errors import EXIT_INTERRUPTED
+from simcore.runs.lock import folder_lock
 from simcore.runs.precision import DEFAULT_CAP
 from simcore.runs.runfolder import (
     DEFAULT_CHUNK_SIZE,
@@ -151,6 +152,7 @@ def run(
         )  # fmt: skip
     except ValueError as e:
         fail(str(e))
+    ctx.with_resource(folder_lock(out))  # a second writer is refused before a backend starts
     backend = open_backend(ctx, backend_name, address)
     pending = pending_games(study)
     seconds = play_timed(
@@ -307,6 +309,7 @@ def experiment(
         fail(str(e))
     for skipped in plan.skipped:
         typer.echo(f"skipped {skipped}: the theme has no role table for that many players")
+    ctx.with_resource(folder_lock(plan.out))  # as in run: held until the report is written
     pending = pending_experiment_games(plan)
     backend = open_backend(ctx, backend_name, address)
     seconds = play_timed(

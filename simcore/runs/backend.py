@@ -13,10 +13,12 @@ generation's games, an arm of an ability measurement. Its result depends only on
 - `ray`: each call a Ray task of one CPU whose kernel runs on one thread, so a node runs
   as many at once as it has CPUs; at most `IN_FLIGHT_PER_CPU` tasks per CPU of the cluster
   are queued, and the results come back in item order as they arrive, while the caller
-  writes the earlier ones. A Ray worker process is kept between tasks, so it loads (or, on a
-  node with an empty cache, compiles) the kernel once. Without an address a local Ray
-  instance is started for this process (and stopped by `close`); with one, bangsim joins
-  that cluster, whose nodes must run the same bangsim (checked on every task).
+  writes the earlier ones. A task whose worker dies (killed, out of memory, its node lost)
+  is played again, up to `TASK_RETRIES` times, so the caller sees the same results. A Ray
+  worker process is kept between tasks, so it loads (or, on a node with an empty cache,
+  compiles) the kernel once. Without an address a local Ray instance is started for this
+  process (and stopped by `close`); with one, bangsim joins that cluster, whose nodes must
+  run the same bangsim (checked on every task).
 
 `fn` and the items travel by pickle: module-level functions (or functools.partial of them)
 and dataclasses. Ray is imported only by the ray backend: `pip install 'bangsim[ray]'`.
@@ -37,6 +39,9 @@ from simcore.errors import UserError
 
 BACKENDS = ("local", "ray")
 IN_FLIGHT_PER_CPU = 2  # tasks queued per cluster CPU: a CPU never waits for the next item
+# a task whose worker process or node dies is played again (Ray's task retries), up to this
+# many times: its result depends only on its item, so the rows are those of one try
+TASK_RETRIES = 3
 CONNECT_TIMEOUT_S = 5.0  # a cluster address that does not answer within this is unreachable
 # the environment every Ray task of bangsim runs with: one kernel thread per task (Ray
 # schedules one task per CPU); NUMBA_CACHE_DIR, when set here, is added (see _task_env)
@@ -111,7 +116,7 @@ class RayBackend(Backend):
                 ) from None
         self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
         self._task = ray.remote(_run_task).options(
-            num_cpus=1, runtime_env={"env_vars": _task_env()}
+            num_cpus=1, max_retries=TASK_RETRIES, runtime_env={"env_vars": _task_env()}
         )
 
     def map(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:

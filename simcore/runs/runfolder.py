@@ -14,7 +14,8 @@ behind them by at most one chunk; rerunning the same request plays only what is 
 A chunk is done when the manifest lists it and its files exist: its seat file, and its
 event file when its record names one (`"events"`; chunks written before event files
 existed, or with --no-events, have none and are kept as they are). A missing file makes
-the chunk play again.
+the chunk play again. One process at a time writes a folder: `out/.bangsim.lock`
+(simcore.runs.lock) names it while it does.
 
 Before resuming, the folder is checked (`check_folder`): writable, a run folder, of this
 rules version and manifest format, the same request, and every chunk it lists as done
@@ -33,8 +34,7 @@ import os
 import platform
 import re
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
@@ -70,6 +70,7 @@ from simcore.engine.theme import Theme, load_theme
 from simcore.errors import UserError
 from simcore.runs.atomic import write_atomic
 from simcore.runs.backend import Backend, LocalBackend
+from simcore.runs.lock import LOCK_FILE, folder_lock
 from simcore.runs.precision import DEFAULT_CAP, Precision, check_precision, precision_rounds
 
 MANIFEST = "manifest.json"
@@ -81,7 +82,8 @@ _TEMP = re.compile(r"^\..+\.tmp$")  # our temp files: ".<final name>.<pid>.tmp"
 
 class RunFolderError(UserError):
     """The run folder cannot take this request (another run's folder, another version's, a
-    damaged chunk, locked, not writable, ...); one line naming it and what to do."""
+    damaged chunk, not writable, ...); one line naming it and what to do. (Another process
+    writing it is simcore.runs.lock.FolderLockedError.)"""
 
 
 @dataclass(frozen=True)
@@ -144,7 +146,8 @@ def run_study(
     the manifest's "precision" entry says where it stopped (docs/precision.md).
 
     Rerunning with an identical request resumes (skips chunks already written); a different
-    request on an existing non-empty folder raises RunFolderError. All input is validated
+    request on an existing non-empty folder raises RunFolderError, a folder another process
+    is writing simcore.runs.lock.FolderLockedError. All input is validated
     before anything is written: bad input raises ValueError (one line) and creates nothing.
     """
     study = plan_study(
@@ -252,11 +255,11 @@ def adaptive_rounds(out: Path, chunks: Sequence[Any], precision: Precision | Non
 def write_chunks(
     out, request, new_manifest, chunks, desc, play, postfix, progress, rounds=None, backend=None
 ) -> Path:
-    """The engine shared by `bangsim run` and `bangsim experiment`: under the folder lock,
-    play every chunk not yet written (`play(chunk)` -> seat rows, or ChunkRows: seat and
-    event rows), write each atomically (the event file first, the seat file, then the
-    manifest) and rewrite the manifest after each (`new_manifest()` starts one), with a
-    progress bar (`desc`, `postfix(chunk)`). Chunks need `.file` and `.games`.
+    """The engine shared by `bangsim run` and `bangsim experiment`: under the folder lock
+    (simcore.runs.lock), play every chunk not yet written (`play(chunk)` -> seat rows, or
+    ChunkRows: seat and event rows), write each atomically (the event file first, the seat
+    file, then the manifest) and rewrite the manifest after each (`new_manifest()` starts
+    one), with a progress bar (`desc`, `postfix(chunk)`). Chunks need `.file` and `.games`.
 
     `rounds(manifest)`, when given, picks the chunks instead: an iterator of lists of
     `chunks`, each list played and written before the next is asked for (adaptive
@@ -265,8 +268,7 @@ def write_chunks(
     `backend` (simcore.runs.backend, default local) plays a round's chunks, `play` and the chunks
     travelling by pickle; they arrive, and are written, in order."""
     backend = backend or LocalBackend()
-    out.mkdir(parents=True, exist_ok=True)
-    with _locked(out):
+    with folder_lock(out):
         manifest = check_folder(out, request)  # again, under the lock
         if manifest is None:
             manifest = new_manifest()
@@ -466,7 +468,7 @@ def check_folder(out: Path, request: dict[str, Any]) -> dict[str, Any] | None:
     chunks are damaged (see check_chunk_files).
     """
     check_writable(out)
-    if not out.exists() or not any(out.iterdir()):
+    if not out.exists() or all(p.name == LOCK_FILE for p in out.iterdir()):
         return None
     manifest = read_manifest(out)
     if manifest is None:
@@ -648,25 +650,6 @@ def _remove_stale_temp_files(out: Path) -> None:
         for path in folder.iterdir():
             if path.is_file() and _TEMP.match(path.name):
                 path.unlink(missing_ok=True)
-
-
-@contextmanager
-def _locked(out: Path) -> Iterator[None]:
-    """Hold an exclusive lock on the folder: two processes never write one run folder."""
-    try:
-        import fcntl
-    except ImportError:  # not POSIX: no lock
-        yield
-        return
-    fd = os.open(out, os.O_RDONLY)
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise RunFolderError(f"{out} is being written by another bangsim process") from None
-        yield
-    finally:
-        os.close(fd)  # closing releases the lock
 
 
 def _json_normal(data: dict[str, Any]) -> dict[str, Any]:
