@@ -50,6 +50,18 @@ WriteEvents = Annotated[
 ]
 
 
+TargetsOption = Annotated[
+    str | None,
+    typer.Option(
+        "--targets",
+        help="Your side targets instead of an even share, for the grid, summary and verdict: "
+        'three rates "40,40,20" (leader + deputies, outlaws, renegade; percent or shares) '
+        "or a balance file's name or path (its [targets], e.g. classic_5p).",
+        show_default=False,
+    ),
+]
+
+
 def open_backend(ctx: typer.Context, name: str, address: str | None) -> Backend:
     """The backend --backend and --address ask for (simcore.runs.backend), closed when the command
     ends, however it ends (a local Ray instance stops with it)."""

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from simcore.cli.options import fail
+from simcore.cli.options import TargetsOption, fail
 from simcore.errors import UserError
 from simcore.runs.runfolder import (
     check_writable,
@@ -24,6 +24,7 @@ def report(
         ),
     ] = "html",
     out: Annotated[Path | None, typer.Option(help="Folder to write (default: RUN/report).")] = None,
+    targets: TargetsOption = None,
 ) -> None:
     """Render a run folder's report and print its balance summary.
 
@@ -37,34 +38,48 @@ def report(
 
     bangsim report runs/default --format csv --out tables/
     """
-    from reports.grid import terminal_summary
     from reports.report import (
         REPORT_DIR,
         check_format,
         check_run,
         export_tables,
-        featured_lines,
         load_report,
         write_report,
     )
+    from reports.verdict import parse_targets
 
     try:
         check_format(format)
         check_writable(out or check_run(run) / REPORT_DIR)
-        loaded = load_report(run)
+        loaded = load_report(run, None if targets is None else parse_targets(targets))
     except UserError as e:
         fail(str(e))
     if format == "html":
         written = [write_report(loaded, out)]
     else:
         written = export_tables(loaded.tables, format, out or loaded.run / "report")
-    typer.echo(terminal_summary(loaded.tables, loaded.names))
-    for line in featured_lines(loaded.tables["featured"], loaded.names):
-        typer.echo(line)
+    echo_summary(loaded)
     where = (
         written[0] if format == "html" else f"{len(written)} {format} files in {written[0].parent}"
     )
     typer.echo(f"report: {where}")
+
+
+def echo_summary(loaded) -> None:
+    """What `report` and `experiment` print of a loaded report: the grid, the verdict in
+    words, the effects of the experiment's overrides, the featured character's lines."""
+    from reports.effects import effect_lines
+    from reports.grid import terminal_summary
+    from reports.report import featured_lines, report_verdict
+
+    typer.echo(terminal_summary(loaded.tables, loaded.names))
+    lines = report_verdict(loaded)
+    effects = effect_lines(loaded.tables, loaded.names)
+    if effects:
+        lines += ["Effects of the changes (paired 95% intervals, * excludes 0):", *effects]
+    lines += featured_lines(loaded.tables["featured"], loaded.names)
+    for line in lines:
+        typer.echo(line)
 
 
 def compare(

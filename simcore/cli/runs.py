@@ -38,6 +38,7 @@ from simcore.runs.runfolder import (
 )
 
 RUN_GAMES = 100_000  # bangsim run's games per player count without --precision
+RUN_STRATEGY = "tuned"  # the strongest bots: verdicts are read from them (reports.verdict)
 
 
 # adaptive precision, shared by run and experiment (docs/precision.md)
@@ -87,10 +88,12 @@ def run(
     strategy: Annotated[
         str,
         typer.Option(
-            help="Bot preset every seat plays (random, basic, smart, aggressive, cautious), "
-            'or one per role: "leader=smart,outlaw=aggressive".'
+            help="Bot preset every seat plays: tuned (found by search, the strongest and the "
+            "reference for verdicts, like experiment and balance; shipped for classic, which "
+            "other themes fall back to), smart, basic, random, aggressive or cautious; or one "
+            'per role: "leader=smart,outlaw=aggressive".'
         ),
-    ] = "smart",
+    ] = RUN_STRATEGY,
     characters: Annotated[
         str | None,
         typer.Option(
@@ -160,6 +163,9 @@ def run(
     if study.feature is not None:
         typer.echo(featured_text(out, study.theme))
     typer.echo(played_line(out, study.chunks, pending, seconds) + f"; results: {out}")
+    typer.echo(
+        f"report: bangsim report {out} (HTML page with charts; --format csv|json for tables)"
+    )
 
 
 def played_line(out: Path, chunks: list[Any], pending: int, seconds: float) -> str:
@@ -209,16 +215,24 @@ def played_text(played: int, total: int, seconds: float) -> str:
 
 def summary_text(out: Path, theme: Theme) -> str:
     """The balance grid (reports.grid): side win rates per configuration and player count,
-    marked where the 95% interval misses an even share, and any capped games."""
+    marked where the 95% interval misses an even share, any capped games, and the verdict
+    in words (reports.verdict)."""
     from reports.aggregate import game_lengths, turn_histogram
     from reports.grid import terminal_summary
     from reports.names import Names
+    from reports.verdict import verdict_lines
     from simcore.runs.cells import collect_cells, scan_seats, side_win_rates
 
     cells = collect_cells(scan_seats(out))
     sides, lengths = pl.collect_all([side_win_rates(cells), game_lengths(turn_histogram(cells))])
     names = Names({theme.id: dict(theme.role_names)}, {theme.id: theme.title})
-    return terminal_summary({"sides": sides, "game_lengths": lengths}, names)
+    configs = (read_manifest(out) or {}).get("configs", [])
+    return "\n".join(
+        [
+            terminal_summary({"sides": sides, "game_lengths": lengths}, names),
+            *verdict_lines(configs, sides, names),
+        ]
+    )
 
 
 def featured_text(out: Path, theme: Theme) -> str:
@@ -317,13 +331,11 @@ def experiment(
         typer.echo(f"{played} ({len(plan.cells)} cells); results: {plan.out}")
         typer.echo(f"render the report with: bangsim report {plan.out}")
         return
-    from reports.grid import terminal_summary
-    from reports.report import featured_lines, load_report, write_report
+    from reports.report import load_report, write_report
+    from simcore.cli.reading import echo_summary
 
     loaded = load_report(plan.out)
     page = write_report(loaded)
-    typer.echo(terminal_summary(loaded.tables, loaded.names))
-    for line in featured_lines(loaded.tables["featured"], loaded.names):
-        typer.echo(line)
+    echo_summary(loaded)
     typer.echo(f"{played} ({len(plan.cells)} cells); results: {plan.out}")
     typer.echo(f"report: {page}")

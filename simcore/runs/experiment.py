@@ -35,12 +35,29 @@ from typing import Any
 import polars as pl
 
 from simcore.engine import limits
-from simcore.engine.request import (DEFAULT_STRATEGY, check_characters, check_feature, check_games, check_strategy, config_label, safe_name)
-from simcore.runs.backend import Backend
-from simcore.errors import UserError
 from simcore.engine.event_rows import event_frame
-from simcore.runs.precision import DEFAULT_CAP, Precision, check_precision
+from simcore.engine.request import (
+    DEFAULT_STRATEGY,
+    check_characters,
+    check_feature,
+    check_games,
+    check_strategy,
+    config_label,
+    safe_name,
+)
 from simcore.engine.rows import seat_frame
+from simcore.engine.theme import (
+    CONFIGS_DIR,
+    Theme,
+    compile_theme,
+    load_theme,
+    shipped_names,
+    shipped_or_path,
+    shipped_themes,
+)
+from simcore.errors import UserError
+from simcore.runs.backend import Backend
+from simcore.runs.precision import DEFAULT_CAP, Precision, check_precision
 from simcore.runs.runfolder import (
     DEFAULT_CHUNK_SIZE,
     MANIFEST_FORMAT,
@@ -54,15 +71,6 @@ from simcore.runs.runfolder import (
     theme_digest,
     versions,
     write_chunks,
-)
-from simcore.engine.theme import (
-    CONFIGS_DIR,
-    Theme,
-    compile_theme,
-    load_theme,
-    shipped_names,
-    shipped_or_path,
-    shipped_themes,
 )
 
 SECTIONS = ("experiment", "grid", "overrides")
@@ -535,8 +543,9 @@ def apply_overrides(theme: Theme, overrides: tuple[Override, ...], name: str) ->
     raw = copy.deepcopy(theme.raw)
     for o in overrides:
         set_value(raw, o, f"{name}: overrides.{o.key}", theme.id)
-    try:
-        return compile_theme(raw, theme.path)
+    try:  # a theme file playing under a label of its own (own_id) keeps it
+        compiled = compile_theme(raw, theme.path)
+        return dataclasses.replace(compiled, id=theme.id, shipped_id=theme.shipped_id)
     except ValueError as e:
         settings = ", ".join(f"{o.key} = {json.dumps(o.value)}" for o in overrides)
         raise ExperimentError(f"{name}: overrides {settings}: {e}") from None

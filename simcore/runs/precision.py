@@ -21,8 +21,8 @@ from numbers import Real
 from pathlib import Path
 from typing import Any
 
-from simcore.stats import Z95, wilson_interval
 from simcore.errors import UserError
+from simcore.stats import Z95, wilson_interval
 
 DEFAULT_CAP = 2_000_000  # games per configuration when --precision is given without --games
 ABOVE = ", above the target"  # ends the line of a configuration the cap stopped
@@ -79,8 +79,7 @@ def precision_rounds(
     writes each round before asking for the next): round r is chunk r of every open
     configuration. After each round the open configurations are measured and the result
     recorded in `manifest` (see `_record`). Chunks need .label, .index, .games and .file."""
-    from simcore.runs.cells import add_cells, collect_cells, widest_intervals
-    from simcore.runs.cells import scan_seats
+    from simcore.runs.cells import add_cells, collect_cells, scan_seats, widest_intervals
 
     plan: dict[str, list[Any]] = {}
     for chunk in sorted(chunks, key=lambda c: c.index):

@@ -46,15 +46,31 @@ import polars as pl
 from tqdm.auto import tqdm
 
 from simcore.engine import limits
-from simcore.engine.request import (DEFAULT_STRATEGY, Strategy, check_characters, check_feature, check_games, check_strategy, config_label, player_counts, safe_name)
-from simcore.runs.atomic import write_atomic
-from simcore.runs.backend import Backend, LocalBackend
-from simcore.errors import UserError
-from simcore.engine.event_rows import EVENTS, event_file, event_frame, event_problem, parquet_problem
+from simcore.engine.event_rows import (
+    EVENTS,
+    event_file,
+    event_frame,
+    event_problem,
+    parquet_problem,
+)
 from simcore.engine.event_rows import WRITE_OPTIONS as EVENT_WRITE_OPTIONS
-from simcore.runs.precision import DEFAULT_CAP, Precision, check_precision, precision_rounds
+from simcore.engine.request import (
+    DEFAULT_STRATEGY,
+    Strategy,
+    check_characters,
+    check_feature,
+    check_games,
+    check_strategy,
+    config_label,
+    player_counts,
+    safe_name,
+)
 from simcore.engine.rows import SEAT_DEFAULTS, SEAT_SCHEMA, seat_frame
 from simcore.engine.theme import Theme, load_theme
+from simcore.errors import UserError
+from simcore.runs.atomic import write_atomic
+from simcore.runs.backend import Backend, LocalBackend
+from simcore.runs.precision import DEFAULT_CAP, Precision, check_precision, precision_rounds
 
 MANIFEST = "manifest.json"
 SEATS = "seats"
