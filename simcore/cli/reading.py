@@ -88,21 +88,40 @@ def compare(
         typer.Argument(help="Run folders; the first is the baseline.", metavar="RUN"),
     ],
     out: Annotated[Path, typer.Option(help="Folder to write the comparison report to.")],
+    format: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            help="html: the comparison page with charts; csv or json: every difference table "
+            "as a file in OUT.",
+        ),
+    ] = "html",
 ) -> None:
-    """Compare run folders against the first, in OUT/index.html.
+    """Compare run folders against the first, in OUT/index.html (or, with --format csv|json,
+    every difference table as a file in OUT).
 
     Per side, role and character: the difference with a 95% interval and a Holm-corrected test.
     Configurations pair by label when all runs have the same ones, else by player count.
 
     Example: bangsim compare runs/default runs/more-missed --out runs/compare-missed
     """
-    from reports.compare import comparison_lines, load_comparison, write_comparison
+    from reports.compare import (
+        comparison_lines,
+        load_comparison,
+        theme_differences,
+        write_comparison,
+    )
+    from reports.report import check_format, export_tables
 
     try:
+        check_format(format)
         check_writable(out)
         loaded = load_comparison(runs)
     except UserError as e:
         fail(str(e))
-    page = write_comparison(loaded, out)
-    typer.echo("\n".join(comparison_lines(loaded)))
-    typer.echo(f"comparison: {page}")
+    typer.echo("\n".join([*comparison_lines(loaded), *theme_differences(loaded)]))
+    if format == "html":
+        typer.echo(f"comparison: {write_comparison(loaded, out)}")
+    else:
+        written = export_tables(loaded.tables, format, out)
+        typer.echo(f"comparison: {len(written)} {format} files in {out}")

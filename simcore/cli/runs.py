@@ -18,6 +18,7 @@ from simcore.cli.options import (
     Threads,
     WriteEvents,
     fail,
+    games_option,
     open_backend,
     parse_characters,
     parse_players,
@@ -76,9 +77,9 @@ def run(
     ] = "5",
     games: Annotated[
         int | None,
-        typer.Option(
-            help=f"Games per player count (default {RUN_GAMES:,}); with --precision, the most "
-            f"per player count (default {DEFAULT_CAP:,}).",
+        games_option(
+            f"Games per player count (default {RUN_GAMES:,}; 100,000 and 1e5 read too); with "
+            f"--precision, the most per player count (default {DEFAULT_CAP:,}).",
             show_default=False,
         ),
     ] = None,
@@ -263,9 +264,9 @@ def experiment(
     ] = None,
     games: Annotated[
         int | None,
-        typer.Option(
-            help="Games per cell (replaces the file's experiment.games); with --precision, the "
-            f"most per cell (default {DEFAULT_CAP:,}).",
+        games_option(
+            "Games per cell (replaces the file's experiment.games; 100,000 and 1e5 read too); "
+            f"with --precision, the most per cell (default {DEFAULT_CAP:,}).",
         ),
     ] = None,
     precision: PrecisionOption = None,

@@ -76,7 +76,7 @@ def _entry(section: str, entry: dict[str, Any]) -> str:
     if section == "cards":
         copies = entry.get("copies")
         n = len(copies) if isinstance(copies, list) else "?"
-        return f"{entry.get('name')} ({entry.get('effect')}, {n} copies)"
+        return f"{entry.get('name')} ({entry.get('effect')}, {n} cop{'y' if n == 1 else 'ies'})"
     return f"{entry.get('name')} (life {entry.get('life')}, {entry.get('ability')})"
 
 
