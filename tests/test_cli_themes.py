@@ -112,18 +112,18 @@ def test_themes_show_bad_file(tmp_path):
     path = tmp_path / "bad.toml"
     path.write_text(CLASSIC_TEXT.replace('effect = "bang"', 'effect = "bangg"', 1))
     result = runner.invoke(app, ["themes", "show", str(path)])
-    assert_bad_input(result, "bad.toml: cards[0].effect: unknown effect 'bangg'")
+    assert_bad_input(result, "bad.toml: cards.\"BANG!\".effect: unknown effect 'bangg'")
 
 
 BAD_FILES = [
-    ('effect = "bang"', 'effect = "bangg"', "cards[0].effect: unknown effect 'bangg'"),
-    ('"2C", "3C"', '"2X", "3C"', "cards[0].copies[0]: bad face '2X'"),
+    ('effect = "bang"', 'effect = "bangg"', "cards.\"BANG!\".effect: unknown effect 'bangg'"),
+    ('"2C", "3C"', '"2X", "3C"', "cards.\"BANG!\".copies[0]: bad face '2X'"),
     (
         '"5" = ["leader", "renegade", "outlaw", "outlaw", "deputy"]',
         '"5" = ["leader", "renegade", "outlaw", "outlaw"]',
         "role_table.5: 4 roles listed for 5 players",
     ),
-    ('name = "El Gringo"\nlife = 3', 'name = "El Gringo"\nlife = 0', "characters[3].life"),
+    ('name = "El Gringo"\nlife = 3', 'name = "El Gringo"\nlife = 0', 'characters."El Gringo".life'),
     ('name = "Scope"', 'name = "Barrel"', "duplicate card name 'Barrel'"),
     ('title = "BANG!"', 'title = "BANG!', "TOML syntax error"),
 ]

@@ -90,7 +90,7 @@ def run(
         str,
         typer.Option(
             help="Bot preset every seat plays: tuned (found by search, the strongest and the "
-            "reference for verdicts, like experiment and balance; shipped for classic, which "
+            "reference for verdicts, as in experiment default and balance; shipped for classic, which "
             "other themes fall back to), smart, basic, random, aggressive or cautious; or one "
             'per role: "leader=smart,outlaw=aggressive".'
         ),

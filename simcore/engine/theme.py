@@ -417,7 +417,7 @@ class _Compiler:
                     raise self.fail(f"{key}.{required}", "missing")
             name = self.string(card["name"], f"{key}.name")
             if name in names:
-                raise self.fail(f"{key}.name", f"duplicate card name {name!r}")
+                raise self.fail(f"cards[{i}].name", f"duplicate card name {name!r}")
             eff = card["effect"]
             if eff not in vocab.EFFECTS:
                 raise self.fail(
@@ -537,7 +537,7 @@ class _Compiler:
                     raise self.fail(f"{key}.{required}", "missing")
             name = self.string(char["name"], f"{key}.name")
             if name in names:
-                raise self.fail(f"{key}.name", f"duplicate character name {name!r}")
+                raise self.fail(f"characters[{i}].name", f"duplicate character name {name!r}")
             life = self.integer(char["life"], f"{key}.life", 1, BYTE_MAX)
             ability = char["ability"]
             if ability not in vocab.ABILITIES:
