@@ -71,9 +71,10 @@ def test_themes_export_out_writes_the_file_and_never_overwrites(tmp_path):
     out = tmp_path / "my_variant.toml"
     result = runner.invoke(app, ["themes", "export", "classic", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert out.read_text() == CLASSIC_TEXT
-    assert "change its [theme] id" in result.stdout
-    assert load_theme(out).id == "classic"
+    # the shipped file with its comments, under the file's name as its id
+    assert out.read_text() == CLASSIC_TEXT.replace('id = "classic"', 'id = "my_variant"', 1)
+    assert "id 'my_variant'" in result.stdout
+    assert load_theme(out).id == "my_variant"
     out.write_text("# my edits\n")
     again = runner.invoke(app, ["themes", "export", "classic", "--out", str(out)])
     assert_bad_input(again, "my_variant.toml: already exists")
@@ -150,7 +151,7 @@ def test_run_with_a_theme_path(tmp_path):
         ["run", "--theme", str(path), "--out", str(out), "--games", "200", "--no-progress"],
     )
     assert result.exit_code == 0, result.output
-    assert "mine/smart" in result.stdout and "200 games per cell" in result.stdout
+    assert "mine/tuned" in result.stdout and "200 games per cell" in result.stdout  # run's default
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["request"]["themes"] == ["mine"]
     assert "mine.toml" in json.dumps(manifest)

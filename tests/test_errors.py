@@ -112,7 +112,8 @@ def test_every_row_has_a_test_and_back():
 
 # --- helpers ------------------------------------------------------------------------------
 
-RUN = ["--players", "4", "--games", "35", "--chunk-size", "10", "--seed", "1", "--no-progress"]
+RUN = ["--players", "4", "--games", "35", "--chunk-size", "10", "--seed", "1", "--no-progress",
+       "--strategy", "smart"]  # fmt: skip
 
 
 def cli(*args):
@@ -428,6 +429,7 @@ def test_interrupted(tmp_path):
     line, complete chunks kept and listed; the same command resumes to the rows of a
     straight run."""
     args = ["run", "--players", "4", "--games", "8000", "--chunk-size", "100", "--seed", "5"]
+    args += ["--strategy", "smart"]
     args += ["--no-progress", "--out"]
     out = tmp_path / "r"
     command = [sys.executable, "-m", "simcore", *args, str(out)]

@@ -132,6 +132,7 @@ def test_compare_lists_the_themes_differences_and_writes_csv(tmp_path):
         result = runner.invoke(app, [*args, "--out", str(tmp_path / name), "--no-progress"])
         assert result.exit_code == 0, result.output
         assert ("my_variant/basic" if name == "mine" else "classic/basic") in result.stdout
+        assert ("plays as 'my_variant'" in result.stdout) == (name == "mine")
     runs = [str(tmp_path / "base"), str(tmp_path / "mine")]
     result = runner.invoke(app, ["compare", *runs, "--out", str(tmp_path / "cmp")])
     assert result.exit_code == 0, result.output

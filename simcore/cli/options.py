@@ -70,7 +70,7 @@ def parse_games(text: str | int) -> int:
     clean = text.strip()
     if re.fullmatch(r"\d{1,3}(,\d{3})+|\d{1,3}(_\d{3})+", clean):
         clean = clean.replace(",", "").replace("_", "")
-    if re.fullmatch(r"\d+", clean):
+    if re.fullmatch(r"-?\d+", clean):  # a negative count is check_games' to refuse
         return int(clean)
     if re.fullmatch(r"\d+(\.\d+)?[eE]\+?\d+", clean):
         value = float(clean)

@@ -155,6 +155,12 @@ def run(
         )  # fmt: skip
     except ValueError as e:
         fail(str(e))
+    if study.theme.shipped_id is not None:
+        typer.echo(
+            f"note: {theme} gives the id '{study.theme.shipped_id}' but differs from that "
+            f"shipped theme, so it plays as '{study.theme.id}' (bangsim themes diff "
+            f"{study.theme.shipped_id} {theme} lists the differences)"
+        )
     backend = open_backend(ctx, backend_name, address)
     pending = pending_games(study)
     seconds = play_timed(
