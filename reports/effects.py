@@ -133,26 +133,17 @@ def override_effects(run: Path, manifest: dict[str, Any] | None) -> dict[str, pl
                     for j in range(len(factors))
                     if j != i
                 )
-                for measure, subject in subjects:
-                    row = _contrast(
-                        outcomes, measure, subject, [(label, 1), (cells[base_values], -1)]
-                    )
-                    if row is None:
-                        continue
-                    effects.append(
-                        {
-                            "theme": shared[0],
-                            "players": shared[1],
-                            "series": series,
-                            "factor": factor,
-                            "level": value_text(json.loads(values[i])),
-                            "base": value_text(json.loads(base[i])),
-                            "others": others,
-                            "measure": measure,
-                            "subject": subject,
-                            **row,
-                        }
-                    )
+                head = {
+                    "theme": shared[0],
+                    "players": shared[1],
+                    "series": series,
+                    "factor": factor,
+                    "level": value_text(json.loads(values[i])),
+                    "base": value_text(json.loads(base[i])),
+                    "others": others,
+                }
+                terms = [(label, 1), (cells[base_values], -1)]
+                effects += _measured(outcomes, subjects, terms, head)
         for i, j in itertools.combinations(range(len(factors)), 2):
             subjects = dict.fromkeys([*_subjects(paths[factors[i]]), *_subjects(paths[factors[j]])])
             for values in cells:
@@ -169,27 +160,17 @@ def override_effects(run: Path, manifest: dict[str, Any] | None) -> dict[str, pl
                 if any(v not in cells for v, _ in corners):
                     continue
                 terms = [(cells[v], w) for v, w in corners]
-                for measure, subject in subjects:
-                    row = _contrast(outcomes, measure, subject, terms)
-                    if row is None:
-                        continue
-                    interactions.append(
-                        {
-                            "theme": shared[0],
-                            "players": shared[1],
-                            "series": series,
-                            "factors": f"{factors[i]} × {factors[j]}",
-                            "levels": f"{factors[i]} = {value_text(json.loads(values[i]))}, "
-                            f"{factors[j]} = {value_text(json.loads(values[j]))}",
-                            "measure": measure,
-                            "subject": subject,
-                            "games": row["games"],
-                            "interaction": row["change"],
-                            "lower": row["lower"],
-                            "upper": row["upper"],
-                            "significant": row["significant"],
-                        }
-                    )
+                head = {
+                    "theme": shared[0],
+                    "players": shared[1],
+                    "series": series,
+                    "factors": f"{factors[i]} × {factors[j]}",
+                    "levels": f"{factors[i]} = {value_text(json.loads(values[i]))}, "
+                    f"{factors[j]} = {value_text(json.loads(values[j]))}",
+                }
+                for row in _measured(outcomes, subjects, terms, head):
+                    row["interaction"] = row["change"]
+                    interactions.append({k: row[k] for k in INTERACTION_SCHEMA})
     tables = {"effects": pl.DataFrame(effects, schema=EFFECT_SCHEMA, orient="row")}
     if len(factors) > 1:
         tables["interactions"] = pl.DataFrame(interactions, schema=INTERACTION_SCHEMA, orient="row")
@@ -259,6 +240,21 @@ def _subjects(path: tuple[str, ...]) -> list[tuple[str, str]]:
     if path[0] == "characters" and len(path) == 3:
         subjects.append(("character", path[1]))
     return subjects
+
+
+def _measured(
+    outcomes: dict[str, Any],
+    subjects: list[tuple[str, str]],
+    terms: list[tuple[str, int]],
+    head: dict[str, Any],
+) -> list[dict[str, Any]]:
+    """`head` plus the contrast of `terms` (`_contrast`) on each subject that pairs."""
+    rows = []
+    for measure, subject in subjects:
+        row = _contrast(outcomes, measure, subject, terms)
+        if row is not None:
+            rows.append({**head, "measure": measure, "subject": subject, **row})
+    return rows
 
 
 def _contrast(

@@ -24,7 +24,6 @@ no side is clearly favoured.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +31,7 @@ from typing import Any
 import polars as pl
 
 from reports.html import pct
+from reports.levels import shared_settings
 from reports.names import Names
 from simcore.errors import UserError
 from simcore.runs.cells import SIDES
@@ -165,7 +165,7 @@ def verdict_lines(
     ]
     groups: dict[tuple, list[dict[str, Any]]] = {}
     for config in configs:
-        groups.setdefault(_shared(config), []).append(config)
+        groups.setdefault(shared_settings(config), []).append(config)
     lines = []
     for members in groups.values():
         members = sorted(members, key=lambda c: -strength(c.get("strategy")))
@@ -182,16 +182,6 @@ def verdict_lines(
             continue
         lines.append(_line(top, top_rows, members[1:], rows, names, targets))
     return lines
-
-
-def _shared(config: dict[str, Any]) -> tuple:
-    return (
-        config.get("theme"),
-        config.get("players"),
-        json.dumps(config.get("characters"), sort_keys=True),
-        config.get("feature"),
-        json.dumps(config.get("overrides") or {}, sort_keys=True),
-    )
 
 
 def _line(top, top_rows, weaker, rows, names: Names, targets: Targets | None) -> str:
