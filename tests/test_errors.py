@@ -112,8 +112,8 @@ def test_every_row_has_a_test_and_back():
 
 # --- helpers ------------------------------------------------------------------------------
 
-RUN = ["--players", "4", "--games", "35", "--chunk-size", "10", "--seed", "1", "--no-progress",
-       "--strategy", "smart"]  # fmt: skip
+RUN = ["--players", "4", "--games", "35", "--chunk-size", "10", "--seed", "1", "--strategy",
+       "smart", "--no-progress"]  # fmt: skip
 
 
 def cli(*args):
