@@ -134,9 +134,14 @@ def reference_text(shares: list[float], targets: Targets | None) -> str:
 
 
 def side_phrase(side: str, theme: str, names: Names) -> str:
-    """ "the Sheriff's side", "the Outlaws", "the Renegade" in the theme's words."""
+    """ "the Sheriff's side", "the Outlaws", "the Renegade" in the theme's words; a leader
+    named like a person (two or more capitalised words, no possessive: "Darth Vader")
+    takes no article ("Darth Vader's side", but "the Survivors' Leader's side")."""
     if side == "leader":
-        return f"the {names.role('leader', theme)}'s side"
+        leader = names.role("leader", theme)
+        words = leader.split()
+        person = len(words) > 1 and all(w[:1].isupper() for w in words) and "'" not in leader
+        return f"{'' if person else 'the '}{leader}'s side"
     return f"the {names.side(side, theme)}"
 
 
@@ -195,7 +200,8 @@ def _line(top, top_rows, weaker, rows, names: Names, targets: Targets | None) ->
     reference = reference_text([best["even_share"]], targets)
     if best["lower"] > best["even_share"]:
         text = (
-            f"{head}: {level} {side_phrase(best['side'], theme, names)} is favoured: "
+            f"{head}: {level} {side_phrase(best['side'], theme, names)} "
+            f"{'are' if best['side'] == 'outlaw' else 'is'} favoured: "
             f"{pct(best['rate'])} [{pct(best['lower'])}, {pct(best['upper'])}] against "
             f"{reference}"
         )

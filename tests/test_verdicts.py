@@ -16,7 +16,14 @@ import simcore
 from reports.effects import override_effects
 from reports.names import Names
 from reports.report import load_report, write_report
-from reports.verdict import TargetsError, parse_targets, strength, verdict_lines, with_targets
+from reports.verdict import (
+    TargetsError,
+    parse_targets,
+    side_phrase,
+    strength,
+    verdict_lines,
+    with_targets,
+)
 from simcore.cli import app
 from simcore.runs.experiment import run_experiment
 from simcore.runs.runfolder import MANIFEST
@@ -160,6 +167,11 @@ def test_the_verdict_reads_from_the_strongest_level_present():
     )
     # without a manifest, the labels say the level
     assert verdict_lines([], LEVELS, NAMES) == [line]
+    star_wars = Names({"star_wars": {"leader": "Darth Vader"}}, {})
+    assert side_phrase("leader", "star_wars", star_wars) == "Darth Vader's side"
+    walking = Names({"walking_dead": {"leader": "Survivors' Leader"}}, {})
+    assert side_phrase("leader", "walking_dead", walking) == "the Survivors' Leader's side"
+    assert side_phrase("outlaw", "classic", NAMES) == "the Outlaws"
     assert strength("tuned") > strength("smart") > strength("basic") > strength("random")
     assert strength("leader=tuned,deputy=tuned,outlaw=random,renegade=tuned") == 0
 
