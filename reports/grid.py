@@ -164,12 +164,14 @@ def grid_text(sides: pl.DataFrame, names: Names, style: bool = True) -> str:
         return text
 
     sub = " ".join(f"{SIDE_SHORT[s]:>5} " for s in SIDES)
+    reference = even_text(grid)
+    targeted = reference.startswith("your targets")
     lines = [
-        f"Side win rates (% of games), even = {even_text(grid)}; "
+        f"Side win rates (% of games), {'against ' if targeted else 'even = '}{reference}; "
         + ", ".join(f"{SIDE_SHORT[s]} {SIDE_HEADINGS[s]}" for s in SIDES),
-        "* the 95% interval misses even"
+        f"* the 95% interval misses {'the target' if targeted else 'even'}"
         + (" (blue above, red below)" if style else "")
-        + "; even is a yardstick, not a goal: --targets sets your own",
+        + ("" if targeted else "; even is a yardstick, not a goal: --targets sets your own"),
         f"{'':<{width}}"
         + "".join(f"  {f'{n} players':^{cell_width}}" for n in grid.columns).rstrip(),
         f"{'configuration':<{width}}" + "".join(f"  {sub}" for _ in grid.columns).rstrip(),
