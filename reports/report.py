@@ -18,7 +18,7 @@ from typing import Any
 import polars as pl
 
 from reports import charts
-from reports.aggregate import collect_tables, report_tables
+from reports.aggregate import balance_summary, collect_tables, report_tables
 from reports.effects import override_effects
 from reports.events import collect_event_cells, event_tables, event_views
 from reports.examples import example_games
@@ -128,7 +128,11 @@ def load_report(run: Path, targets: Targets | None = None) -> RunReport:
         raise ReportError(str(e)) from None
     if abilities is not None:
         tables["abilities"] = abilities
-    tables["sides"] = with_targets(tables["sides"], targets)
+    if targets is not None:  # the sides, and the summary's gaps, against the targets
+        tables["sides"] = with_targets(tables["sides"], targets)
+        tables["summary"] = balance_summary(
+            tables["sides"].lazy(), tables["characters"].lazy(), tables["game_lengths"].lazy()
+        ).collect()
     try:
         tables.update(override_effects(run, manifest))
     except pl.exceptions.PolarsError as e:

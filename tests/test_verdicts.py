@@ -209,6 +209,13 @@ def test_report_targets_colour_the_grid_against_them(two_factor_run, tmp_path):
     assert result.exit_code == 0, result.output
     assert "your targets: L+D 40.0%, Out 40.0%, Ren 20.0%" in result.stdout
     assert "against your target" in result.stdout
+    # the summary's largest gap is measured from the targets too
+    plain = load_report(two_factor_run).tables["summary"]
+    targeted = load_report(two_factor_run, parse_targets("40,40,20")).tables["summary"]
+    sides = load_report(two_factor_run).tables["sides"].filter(pl.col("side") == "renegade")
+    gap = (sides["rate"] - 0.2).abs().max()
+    assert targeted["side_gap"].max() >= gap - 1e-12
+    assert not plain["side_gap"].equals(targeted["side_gap"])
     html = (tmp_path / "r" / "index.html").read_text()
     assert "The reference is your targets (40,40,20)" in html
 
