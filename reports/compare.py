@@ -30,6 +30,8 @@ from reports.html import Chart, chart, pp, write_page
 from reports.names import Names, load_names
 from reports.report import ReportError, check_run
 from simcore.engine import vocab
+from simcore.engine.theme import load_theme
+from simcore.engine.themediff import diff_text
 from simcore.runs.cells import SIDES, collect_cells, scan_seats, side_win_rates
 from simcore.runs.runfolder import read_manifest
 from simcore.stats import ALPHA, newcombe_exprs, two_proportion_p_expr, wilson_exprs, with_holm
@@ -305,6 +307,40 @@ def comparison_lines(c: Comparison) -> list[str]:
     return lines
 
 
+def theme_differences(c: Comparison) -> list[str]:
+    """What differs between each run's themes and the baseline's when their content does
+    (manifest digests), in `bangsim themes diff` lines; [] when every run plays the same
+    themes. Single-theme runs pair their themes whatever the ids; otherwise by id."""
+    base = _themes_of(c.manifests[0])
+    lines = []
+    for label, manifest in zip(c.labels[1:], c.manifests[1:], strict=True):
+        other = _themes_of(manifest)
+        pairs = (
+            [(next(iter(base)), next(iter(other)))]
+            if len(base) == 1 and len(other) == 1
+            else [(t, t) for t in base if t in other]
+        )
+        for a, b in pairs:
+            (da, fa), (db, fb) = base[a], other[b]
+            if da is not None and da == db:
+                continue
+            try:
+                text = diff_text(load_theme(fa or a), load_theme(fb or b), fa or a, fb or b)
+            except (ValueError, OSError) as e:
+                text = f"{a} → {b}: cannot list the differences ({e})"
+            lines.append(f"{label} vs {c.labels[0]}, themes: {text}")
+    return lines
+
+
+def _themes_of(manifest: dict[str, Any] | None) -> dict[str, tuple[str | None, str | None]]:
+    """theme id -> (digest, file) from a run's manifest."""
+    m = manifest or {}
+    request = m.get("request") or {}
+    digests = request.get("theme_digests") or {}
+    files = m.get("theme_files") or {}
+    return {t: (digests.get(t), files.get(t)) for t in request.get("themes", [])}
+
+
 def render_comparison(runs: list[Path], out: Path) -> Path:
     """Write the comparison report to out/index.html; return its path."""
     return write_comparison(load_comparison(runs), out)
@@ -321,6 +357,7 @@ def write_comparison(c: Comparison, out: Path) -> Path:
         t=c.tables,
         names=c.names,
         summary=comparison_lines(c),
+        theme_diffs=theme_differences(c),
         runs=[
             _run_row(r, label, m) for r, label, m in zip(c.runs, c.labels, c.manifests, strict=True)
         ],

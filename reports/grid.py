@@ -128,8 +128,21 @@ def legend(grid: Grid, names: Names) -> list[tuple[str, str, str]]:
 
 
 def even_text(grid: Grid) -> str:
-    """'33.3% (a third) each' or the shares found."""
+    """'a third each (33.3%)' or the shares found; a designer's targets (the report's
+    --targets, reports.verdict.with_targets) as "your targets: L+D 40.0%, ..."."""
     evens = grid.evens
+    targeted = [
+        r for rates in grid.cells.values() for r in rates if abs(r.even - 1 / len(rates)) > 1e-9
+    ]
+    if targeted:
+        shares = {}
+        for rates in grid.cells.values():
+            for r in rates:
+                shares.setdefault(r.side, {}).setdefault(f"{100 * r.even:.1f}%", None)
+        return "your targets: " + ", ".join(
+            f"{SIDE_SHORT[side]} {' or '.join(v)}"
+            for side, v in sorted(shares.items(), key=lambda kv: SIDES.index(kv[0]))
+        )
     if len(evens) == 1 and abs(evens[0] - 1 / 3) < 1e-9:
         return "a third each (33.3%)"
     return " or ".join(f"{100 * e:.1f}%" for e in evens) + " each"
@@ -151,10 +164,14 @@ def grid_text(sides: pl.DataFrame, names: Names, style: bool = True) -> str:
         return text
 
     sub = " ".join(f"{SIDE_SHORT[s]:>5} " for s in SIDES)
+    reference = even_text(grid)
+    targeted = reference.startswith("your targets")
     lines = [
-        f"Side win rates (% of games), even = {even_text(grid)}; "
+        f"Side win rates (% of games), {'against ' if targeted else 'even = '}{reference}; "
         + ", ".join(f"{SIDE_SHORT[s]} {SIDE_HEADINGS[s]}" for s in SIDES),
-        "* the 95% interval misses even" + (" (blue above, red below)" if style else ""),
+        f"* the 95% interval misses {'the target' if targeted else 'even'}"
+        + (" (blue above, red below)" if style else "")
+        + ("" if targeted else "; even is a yardstick, not a goal: --targets sets your own"),
         f"{'':<{width}}"
         + "".join(f"  {f'{n} players':^{cell_width}}" for n in grid.columns).rstrip(),
         f"{'configuration':<{width}}" + "".join(f"  {sub}" for _ in grid.columns).rstrip(),

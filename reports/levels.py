@@ -33,7 +33,8 @@ class LevelGroup:
     flags: list[str] = field(default_factory=list)
 
 
-def _shared(config: dict[str, Any]) -> tuple:
+def shared_settings(config: dict[str, Any]) -> tuple:
+    """What configurations of one level group share: all but the strategy."""
     return (
         config.get("theme"),
         config.get("players"),
@@ -51,7 +52,7 @@ def strategy_levels(
     (effects_overall) and flags; [] when no two configurations differ only so."""
     groups: dict[tuple, list[dict[str, Any]]] = {}
     for config in configs:
-        groups.setdefault(_shared(config), []).append(config)
+        groups.setdefault(shared_settings(config), []).append(config)
     out = []
     for members in groups.values():
         if len({c.get("strategy") for c in members}) < 2:

@@ -18,15 +18,17 @@ from typing import Any
 import polars as pl
 
 from reports import charts
-from reports.aggregate import collect_tables, report_tables
+from reports.aggregate import balance_summary, collect_tables, report_tables
+from reports.effects import override_effects
 from reports.events import collect_event_cells, event_tables, event_views
 from reports.examples import example_games
 from reports.grid import SIDE_HEADINGS, even_text, legend, side_grid
 from reports.html import Chart, chart, pct, pp, write_files, write_page
 from reports.levels import strategy_levels
 from reports.names import Names, load_names
+from reports.verdict import Targets, reference_text, verdict_lines, with_targets
 from simcore.engine.request import safe_name
-from simcore.errors import UserError
+from simcore.errors import UserError, one_line
 from simcore.runs.cells import SIDES, collect_cells, scan_seats
 from simcore.runs.precision import ABOVE, precision_lines
 from simcore.runs.runfolder import (
@@ -61,6 +63,7 @@ class RunReport:
     manifest: dict[str, Any] | None
     tables: dict[str, pl.DataFrame]
     names: Names
+    targets: Targets | None = None  # the designer's side targets (--targets), else even
 
     @property
     def configs(self) -> list[str]:
@@ -98,8 +101,11 @@ DAMAGED_HINT = (
 )
 
 
-def load_report(run: Path) -> RunReport:
-    """Aggregate the run folder's seat rows (one collect) and load its names and manifest."""
+def load_report(run: Path, targets: Targets | None = None) -> RunReport:
+    """Aggregate the run folder's seat rows (one collect) and load its names and manifest;
+    `targets` (reports.verdict.parse_targets) replace the even share as the sides'
+    reference. An experiment with overrides adds the `effects` (and `interactions`) tables
+    of reports.effects."""
     run = check_run(run)
     try:
         manifest = read_manifest(run)
@@ -122,9 +128,20 @@ def load_report(run: Path) -> RunReport:
         raise ReportError(str(e)) from None
     if abilities is not None:
         tables["abilities"] = abilities
+    if targets is not None:  # the sides, and the summary's gaps, against the targets
+        tables["sides"] = with_targets(tables["sides"], targets)
+        tables["summary"] = balance_summary(
+            tables["sides"].lazy(), tables["characters"].lazy(), tables["game_lengths"].lazy()
+        ).collect()
+    try:
+        tables.update(override_effects(run, manifest))
+    except pl.exceptions.PolarsError as e:
+        raise ReportError(
+            f"{run}: cannot pair the experiment's games ({one_line(str(e))[:160]})"
+        ) from None
     themes = tables["summary"]["theme"].unique(maintain_order=True).to_list()
     names = load_names(themes, (manifest or {}).get("theme_files"))
-    return RunReport(run, manifest, tables, names)
+    return RunReport(run, manifest, tables, names, targets)
 
 
 def render_report(run: Path, out: Path | None = None) -> Path:
@@ -146,6 +163,9 @@ def write_report(report: RunReport, out: Path | None = None) -> Path:
         metadata=run_metadata(report),
         warnings=run_warnings(report),
         summary=summary_lines(report),
+        verdict=report_verdict(report),
+        targets=report.targets,
+        effects=effect_sections(report),
         several_series=len(_series(report)) > 1,
         holm=HOLM,
         sides=SIDES,
@@ -177,6 +197,42 @@ def glance(report: RunReport) -> dict[str, Any]:
         "grid_even": even_text(grid),
         "side_headings": SIDE_HEADINGS,
         "several_themes": len(grid.themes) > 1,
+    }
+
+
+def report_verdict(report: RunReport) -> list[str]:
+    """The verdict in words, one line per configuration (reports.verdict)."""
+    configs = (report.manifest or {}).get("configs", [])
+    return verdict_lines(configs, report.tables["sides"], report.names, report.targets)
+
+
+def effect_sections(report: RunReport) -> dict[str, list[dict[str, Any]]] | None:
+    """The effects of an experiment's overrides (reports.effects) as the page shows them:
+    "tables", per series and override, its rows grouped by level and the other overrides'
+    setting; "interactions", their rows; None for a run without overrides."""
+    effects = report.tables.get("effects")
+    if effects is None:
+        return None
+    sections = []
+    for (series, factor, theme), group in effects.group_by(
+        "series", "factor", "theme", maintain_order=True
+    ):
+        subjects = group.select("measure", "subject").unique(maintain_order=True).rows()
+        rows = [
+            {"level": level, "base": base, "others": others, "games": g["games"][0],
+             "cells": {(r["measure"], r["subject"]): r for r in g.iter_rows(named=True)}}
+            for (level, base, others), g in group.group_by("level", "base", "others",
+                                                          maintain_order=True)
+        ]  # fmt: skip
+        sections.append(
+            {"series": series, "factor": factor, "subjects": [
+                (m, s, report.names.side(s, theme) if m == "side" else s) for m, s in subjects
+            ], "rows": rows}
+        )  # fmt: skip
+    interactions = report.tables.get("interactions")
+    return {
+        "tables": sections,
+        "interactions": [] if interactions is None else interactions.to_dicts(),
     }
 
 
@@ -351,6 +407,8 @@ def summary_lines(report: RunReport) -> list[str]:
         rows = sides.filter(pl.col("config") == config).sort("vs_even", descending=True)
         even = rows["even_share"][0]
         share = "an even third" if abs(even - 1 / 3) < 1e-9 else f"an even share ({pct(even)})"
+        if report.targets is not None:
+            share = reference_text(rows["even_share"].to_list(), report.targets)
         parts = "; ".join(
             f"{names.side(s['side'], theme)} {pct(s['rate'])} ({pp(s['vs_even'])})"
             for s in rows.iter_rows(named=True)

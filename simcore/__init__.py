@@ -35,9 +35,9 @@ numba.config.CACHE_DIR = _kernel_cache_dir()
 
 
 def __getattr__(name: str):
-    # `simcore.simulate` without importing polars for every `import simcore.engine.vocab`
-    if name == "simulate":
-        from simcore.api import simulate
+    # `simcore.simulate` and `simcore.report_tables` without importing polars for every `import simcore.engine.vocab`
+    if name in ("simulate", "report_tables"):
+        from simcore import api
 
-        return simulate
+        return getattr(api, name)
     raise AttributeError(f"module 'simcore' has no attribute {name!r}")

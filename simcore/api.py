@@ -69,3 +69,18 @@ def simulate(
         config = config_label(loaded.id, n, label, pool, feature)
         frames.append(seat_frame(block, loaded, n, 0, config))
     return pl.concat(frames)
+
+
+def report_tables(run: str | Path, targets: str | None = None) -> dict[str, pl.DataFrame]:
+    """Every table of a run folder's report, by name, as polars DataFrames: the same tables
+    `bangsim report RUN --format csv` writes (summary, sides, roles, characters,
+    character_roles, seats, featured, game_lengths, turn_histogram, the card and event
+    tables, ability values when measured, and for an experiment with overrides `effects`
+    and `interactions`), plus `verdict`: the verdict lines as a one-column frame.
+    `targets` as `bangsim report --targets` ("40,40,20" or a balance file). Raises
+    ReportError (a UserError) with a one-line message for a folder that is no run."""
+    from reports.report import load_report, report_verdict
+    from reports.verdict import parse_targets
+
+    loaded = load_report(Path(run), None if targets is None else parse_targets(targets))
+    return {**loaded.tables, "verdict": pl.DataFrame({"verdict": report_verdict(loaded)})}

@@ -131,7 +131,7 @@ def test_cli_prints_the_table_and_merges_files(tmp_path):
 def test_report_shows_ability_values(tmp_path):
     out = tmp_path / "run"
     result = runner.invoke(app, ["run", "--players", "4", "--games", "200", "--out", str(out),
-                                 "--no-progress"])  # fmt: skip
+                                 "--strategy", "smart", "--no-progress"])  # fmt: skip
     assert result.exit_code == 0, result.output
     result = cli("--games", "200", "--players", "4", "--characters", "Bart Cassidy", "--out", out)
     assert result.exit_code == 0, result.output

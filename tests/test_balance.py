@@ -118,7 +118,8 @@ def test_variants_load_and_replay(tmp_path):
     page = (out / "report" / "index.html").read_text()
     assert "Sheriff&#39;s extra life 1 → 0" in page and (out / "report" / "front.png").exists()
     run = runner.invoke(app, ["run", "--theme", str(file), "--players", "5", "--games", "64",
-                              "--out", str(tmp_path / "run"), "--no-progress"])  # fmt: skip
+                              "--out", str(tmp_path / "run"), "--strategy", "smart",
+                              "--no-progress"])  # fmt: skip
     assert run.exit_code == 0, run.output
 
 

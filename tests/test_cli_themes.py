@@ -71,9 +71,10 @@ def test_themes_export_out_writes_the_file_and_never_overwrites(tmp_path):
     out = tmp_path / "my_variant.toml"
     result = runner.invoke(app, ["themes", "export", "classic", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert out.read_text() == CLASSIC_TEXT
-    assert "change its [theme] id" in result.stdout
-    assert load_theme(out).id == "classic"
+    # the shipped file with its comments, under the file's name as its id
+    assert out.read_text() == CLASSIC_TEXT.replace('id = "classic"', 'id = "my_variant"', 1)
+    assert "id 'my_variant'" in result.stdout
+    assert load_theme(out).id == "my_variant"
     out.write_text("# my edits\n")
     again = runner.invoke(app, ["themes", "export", "classic", "--out", str(out)])
     assert_bad_input(again, "my_variant.toml: already exists")
@@ -112,18 +113,18 @@ def test_themes_show_bad_file(tmp_path):
     path = tmp_path / "bad.toml"
     path.write_text(CLASSIC_TEXT.replace('effect = "bang"', 'effect = "bangg"', 1))
     result = runner.invoke(app, ["themes", "show", str(path)])
-    assert_bad_input(result, "bad.toml: cards[0].effect: unknown effect 'bangg'")
+    assert_bad_input(result, "bad.toml: cards.\"BANG!\".effect: unknown effect 'bangg'")
 
 
 BAD_FILES = [
-    ('effect = "bang"', 'effect = "bangg"', "cards[0].effect: unknown effect 'bangg'"),
-    ('"2C", "3C"', '"2X", "3C"', "cards[0].copies[0]: bad face '2X'"),
+    ('effect = "bang"', 'effect = "bangg"', "cards.\"BANG!\".effect: unknown effect 'bangg'"),
+    ('"2C", "3C"', '"2X", "3C"', "cards.\"BANG!\".copies[0]: bad face '2X'"),
     (
         '"5" = ["leader", "renegade", "outlaw", "outlaw", "deputy"]',
         '"5" = ["leader", "renegade", "outlaw", "outlaw"]',
         "role_table.5: 4 roles listed for 5 players",
     ),
-    ('name = "El Gringo"\nlife = 3', 'name = "El Gringo"\nlife = 0', "characters[3].life"),
+    ('name = "El Gringo"\nlife = 3', 'name = "El Gringo"\nlife = 0', 'characters."El Gringo".life'),
     ('name = "Scope"', 'name = "Barrel"', "duplicate card name 'Barrel'"),
     ('title = "BANG!"', 'title = "BANG!', "TOML syntax error"),
 ]
@@ -150,7 +151,7 @@ def test_run_with_a_theme_path(tmp_path):
         ["run", "--theme", str(path), "--out", str(out), "--games", "200", "--no-progress"],
     )
     assert result.exit_code == 0, result.output
-    assert "mine/smart" in result.stdout and "200 games per cell" in result.stdout
+    assert "mine/tuned" in result.stdout and "200 games per cell" in result.stdout  # run's default
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["request"]["themes"] == ["mine"]
     assert "mine.toml" in json.dumps(manifest)

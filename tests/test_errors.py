@@ -116,7 +116,8 @@ def test_every_row_has_a_test_and_back():
 
 # --- helpers ------------------------------------------------------------------------------
 
-RUN = ["--players", "4", "--games", "35", "--chunk-size", "10", "--seed", "1", "--no-progress"]
+RUN = ["--players", "4", "--games", "35", "--chunk-size", "10", "--seed", "1", "--strategy",
+       "smart", "--no-progress"]  # fmt: skip
 
 
 def cli(*args):
@@ -422,6 +423,7 @@ def default_sigint() -> None:
 
 # a real `bangsim run` of 80 chunks, in its own process (started by `started_run`)
 LONG_RUN = ["run", "--players", "4", "--games", "8000", "--chunk-size", "100", "--seed", "5"]
+LONG_RUN += ["--strategy", "smart"]
 LONG_RUN += ["--no-progress", "--out"]
 
 
@@ -618,7 +620,18 @@ def test_theme_bad_value(tmp_path):
     check("theme-bad-value", run_cli(tmp_path / "x", "--theme", bad))
 
 
+def test_export_id_shipped(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    check("export-id-shipped", cli("themes", "export", "classic", "--id", "walking_dead"))
+    assert list(tmp_path.iterdir()) == []
+
+
 # --- options ------------------------------------------------------------------------------
+
+
+def test_games_not_a_number(tmp_path):
+    check("games-not-a-number", run_cli(tmp_path / "x", "--games", "1e5x"))
+    assert not (tmp_path / "x").exists()
 
 
 def test_players_out_of_range(tmp_path):
@@ -855,6 +868,14 @@ def test_report_not_a_run(tmp_path):
 def test_report_no_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     check("report-no-folder", cli("report", "nope"))
+
+
+def test_report_bad_targets(run):
+    check("report-bad-targets", cli("report", run, "--targets", "50,50,50"))
+
+
+def test_report_targets_unknown_file(run):
+    check("report-targets-unknown-file", cli("report", run, "--targets", "nosuch"))
 
 
 def test_report_bad_format(run):

@@ -111,7 +111,8 @@ def test_a_damaged_event_file_is_named_on_resume_and_report(run, how):
     data = path.read_bytes()
     path.write_bytes({"truncated": data[: len(data) // 2], "empty": b"", "garbage": b"x" * 99}[how])
     result = runner.invoke(app, ["run", "--out", str(run), "--players", "4-5", "--games", "90",
-                                 "--seed", "3", "--chunk-size", "40", "--no-progress"])  # fmt: skip
+                                 "--seed", "3", "--chunk-size", "40", "--strategy", "smart",
+                                 "--no-progress"])  # fmt: skip
     assert result.exit_code == 2
     [line] = result.stderr.strip().splitlines()
     assert line.startswith(f"error: {path}: damaged chunk file (not a readable Parquet file")
@@ -220,7 +221,7 @@ def test_bench_measures_the_event_cost(capsys):
 def test_no_events_writes_seat_files_only(tmp_path):
     out = tmp_path / "r"
     args = ["run", "--out", str(out), "--players", "5", "--games", "30", "--chunk-size", "20",
-            "--no-progress"]  # fmt: skip
+            "--strategy", "smart", "--no-progress"]  # fmt: skip
     result = runner.invoke(app, [*args, "--no-events"])
     assert result.exit_code == 0, result.output
     manifest = json.loads((out / MANIFEST).read_text())

@@ -69,7 +69,7 @@ def test_run_records_the_feature_and_resumes_with_it(tmp_path):
     manifest = read_manifest(out)
     assert manifest["request"]["feature"] == f"{WILLY}=renegade"
     assert manifest["configs"][0]["feature"] == f"{WILLY}=renegade"
-    label = f"classic/5p/smart/feature={WILLY}=renegade"
+    label = f"classic/5p/tuned/feature={WILLY}=renegade"  # run's default strategy
     assert manifest["configs"][0]["label"] == label
     rows = pl.read_parquet(out / SEATS / "*.parquet").sort("game", "seat")
     featured = one_featured_seat_per_game(rows, WILLY)

@@ -134,7 +134,7 @@ def test_characters_in_role_too(tmp_path):
 def test_cap_stops_it_and_says_so(tmp_path):
     out = tmp_path / "capped"
     args = ["run", "--players", "4", "--precision", "0.02", "--games", "120", "--chunk-size",
-            "50", "--out", str(out), "--no-progress"]  # fmt: skip
+            "50", "--strategy", "smart", "--out", str(out), "--no-progress"]  # fmt: skip
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     assert "precision ±0.02 on side win rates NOT reached in 1 of 1 configuration(s): the cap " \
@@ -156,7 +156,7 @@ def test_cap_stops_it_and_says_so(tmp_path):
 def test_cli_run_prints_where_it_stopped_and_resumes(precise, tmp_path):
     out, manifest = precise
     args = ["run", "--players", "4-5", "--precision", str(TARGET), "--chunk-size", "50",
-            "--out", str(tmp_path / "cli"), "--no-progress"]  # fmt: skip
+            "--strategy", "smart", "--out", str(tmp_path / "cli"), "--no-progress"]  # fmt: skip
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     games = sum(c["games"] for c in manifest["configs"])
@@ -234,7 +234,7 @@ def test_manifest_is_json_and_records_the_request(precise):
 def test_cli_interrupted_then_resumed(precise, tmp_path, monkeypatch):
     out, manifest = precise
     args = ["run", "--players", "4-5", "--precision", str(TARGET), "--chunk-size", "50",
-            "--out", str(tmp_path / "cli"), "--no-progress"]  # fmt: skip
+            "--strategy", "smart", "--out", str(tmp_path / "cli"), "--no-progress"]  # fmt: skip
     real = interrupt_at_chunk(monkeypatch, 3)
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 130

@@ -251,7 +251,7 @@ def two_themes(tmp_path_factory):
 def test_page_opens_with_the_grid_and_canonical_headers(two_themes):
     html = render_report(two_themes).read_text()
     sections = re.findall(r'<h2 id="([^"]+)"', html)
-    assert sections[:2] == ["glance", "summary"] and "cards" in sections
+    assert sections[:3] == ["glance", "verdict", "summary"] and "cards" in sections
     glance = html[html.index('id="glance"') : html.index('id="summary"')]
     assert glance.count('class="rate') == 2 * 2 * 3  # 2 themes x 2 player counts x 3 sides
     for heading in ("leader + deputies", "outlaws", "renegade", "4 players", "5 players"):

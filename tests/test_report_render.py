@@ -72,9 +72,10 @@ def test_report_is_one_self_contained_page(report_page):
         assert data in {p.read_bytes() for p in pngs}
     assert not re.search(r'(src|href)="(https?:)?//', html)  # nothing fetched from elsewhere
     assert not list(page.parent.glob(".*.tmp"))  # no temp files left behind
-    # the grid at a glance, then the balance summary, every section says how to read it
+    # the grid at a glance, the verdict in words, then the balance summary (no effects
+    # without overrides); every section says how to read it
     sections = re.findall(r'<h2 id="([^"]+)"', html)
-    assert sections[:2] == ["glance", "summary"] and sections[-1] == "method"
+    assert sections[:3] == ["glance", "verdict", "summary"] and sections[-1] == "method"
     assert html.count('class="how"') >= len(sections) - 1
     assert "Holm" in html and "Sheriff + Deputies" in html and "Bart Cassidy" in html
     # the CLI printed the balance grid and where the page is

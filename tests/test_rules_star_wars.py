@@ -110,7 +110,7 @@ def test_symbol_check_validation():
     bad = dict(raw, checks=dict(raw["checks"], barrel={"suits": ["H"]}))
     assert not (compile_theme(bad).tables.card_check & vocab.CHK_BARREL).any()
     bad_face = [dict(raw["cards"][0], copies=["Cover!"])] + raw["cards"][1:]
-    with pytest.raises(ThemeError, match=r"cards\[0\].copies\[0\]: bad face 'Cover!'"):
+    with pytest.raises(ThemeError, match=r"cards\.\"BANG!\"\.copies\[0\]: bad face 'Cover!'"):
         compile_theme(dict(raw, cards=bad_face), "sw.toml")
 
 
@@ -415,9 +415,9 @@ def test_destiny_theme_lists():
     assert not load_theme("classic").tables.card_destiny.any()
     raw = load_theme("star_wars").raw
     for destiny, msg in (
-        (["draw"], r"cards\[0\].destiny: must be a list as long as copies \(25 entries\)"),
-        (["drew"] * 25, r"cards\[0\].destiny\[0\]: unknown destiny 'drew'"),
-        (["swap_hands"] * 25, r"cards\[0\].destiny\[0\]: destiny 'swap_hands' only on"),
+        (["draw"], r"cards\.\"BANG!\"\.destiny: must be a list as long as copies \(25 entries\)"),
+        (["drew"] * 25, r"cards\.\"BANG!\"\.destiny\[0\]: unknown destiny 'drew'"),
+        (["swap_hands"] * 25, r"cards\.\"BANG!\"\.destiny\[0\]: destiny 'swap_hands' only on"),
     ):
         cards = [dict(raw["cards"][0], destiny=destiny)] + raw["cards"][1:]
         with pytest.raises(ThemeError, match=msg):

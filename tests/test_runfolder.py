@@ -252,7 +252,7 @@ def test_cli_end_to_end(tmp_path):
         numba.set_num_threads(threads)  # leave later tests all cores
     assert result.exit_code == 0, result.output
     for text in (  # the balance grid (reports.grid): one row, a column per player count
-        "classic/smart",
+        "classic/tuned",  # run's default strategy
         "4 players",
         "5 players",
         "Sheriff + Deputies · Outlaws · Renegade",
@@ -271,8 +271,8 @@ def test_cli_end_to_end(tmp_path):
         pl.col("game").n_unique().alias("games"), pl.col("game").max().alias("last")
     )
     assert sorted(per_config.rows()) == [
-        ("classic/4p/smart", 4, 300, 299),
-        ("classic/5p/smart", 5, 300, 299),
+        ("classic/4p/tuned", 4, 300, 299),
+        ("classic/5p/tuned", 5, 300, 299),
     ]
     leaders = rows.filter(pl.col("seat") == 0)
     assert (leaders["role"] == "leader").all()

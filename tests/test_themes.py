@@ -174,10 +174,13 @@ def test_doc_error_examples_are_real(tmp_path):
     """The example error lines in the doc are what the loader says (up to the list of what
     is allowed, which grows with the vocabulary)."""
     edits = {
-        "cards[0].effect": ('effect = "bang"', 'effect = "bangg"'),
-        "cards[0].copies[0]": ('"2C", "3C"', '"1C", "3C"'),
-        "characters[3].life": ('name = "El Gringo"\nlife = 3', 'name = "El Gringo"\nlife = 0'),
-        "cards[9].value": ('name = "Gatling"', 'name = "Gatling"\nvalue = 2'),
+        'cards."BANG!".effect': ('effect = "bang"', 'effect = "bangg"'),
+        'cards."BANG!".copies[0]': ('"2C", "3C"', '"1C", "3C"'),
+        'characters."El Gringo".life': (
+            'name = "El Gringo"\nlife = 3',
+            'name = "El Gringo"\nlife = 0',
+        ),
+        'cards."Gatling".value': ('name = "Gatling"', 'name = "Gatling"\nvalue = 2'),
     }
     for old, new in edits.values():
         path = tmp_path / "bad.toml"
@@ -196,21 +199,21 @@ BAD_EDITS = [
         "beer-on-non-heal",
         'name = "Gatling"',
         'name = "Gatling"\nbeer = true',
-        ["cards[9].beer", "only on cards with effect 'heal'"],
+        ['cards."Gatling".beer', "only on cards with effect 'heal'"],
     ),
     (
         "beer-not-bool",
         'name = "Beer"',
         'name = "Beer"\nbeer = "yes"',
-        ["cards[2].beer", "true or false"],
+        ['cards."Beer".beer', "true or false"],
     ),
     (
         "value-on-valueless-effect",
         'name = "Gatling"',
         'name = "Gatling"\nvalue = 2',
-        ["cards[9].value", "'gatling' takes no value", "allowed on: heal, draw"],
+        ['cards."Gatling".value', "'gatling' takes no value", "allowed on: heal, draw"],
     ),
-    ("weapon-reach-zero", "value = 5", "value = 0", ["cards[21].value", "1..127"]),
+    ("weapon-reach-zero", "value = 5", "value = 0", ['cards."Winchester".value', "1..127"]),
     ("bad-id", 'id = "classic"', 'id = "my classic"', ["theme.id", "no spaces or '/'"]),
     ("id-with-slash", 'id = "classic"', 'id = "a/b"', ["theme.id"]),
     (

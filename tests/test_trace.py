@@ -194,7 +194,7 @@ def cli(*args):
 def run_folder(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("trace") / "run"
     result = cli("run", "--players", "4-5", "--games", "30", "--chunk-size", "20", "--seed", "2",
-                 "--out", out, "--no-progress")  # fmt: skip
+                 "--strategy", "smart", "--out", out, "--no-progress")  # fmt: skip
     assert result.exit_code == 0, result.output
     return out
 

@@ -91,7 +91,28 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: paragraphs rewrapped to the terminal, no <bool>
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
 )
+
+
+def version_text() -> str:
+    """'bangsim 0.1.0 (rules version 7)': what `bangsim --version` prints."""
+    from importlib import metadata
+
+    from simcore.engine.limits import RULES_VERSION
+
+    try:
+        version = metadata.version("bangsim")
+    except metadata.PackageNotFoundError:  # pragma: no cover - run from a bare checkout
+        version = "unknown"
+    return f"bangsim {version} (rules version {RULES_VERSION})"
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(version_text())
+        raise typer.Exit()
 
 
 @app.callback()
@@ -100,6 +121,15 @@ def main(
         bool,
         typer.Option(
             "--debug", help="On any error, show the Python traceback instead of one line."
+        ),
+    ] = False,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            help="Print the version and the rules version (run folders record both), then exit.",
+            callback=_version,
+            is_eager=True,
         ),
     ] = False,
 ) -> None:

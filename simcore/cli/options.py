@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -48,6 +48,42 @@ WriteEvents = Annotated[
         "faster.",
     ),
 ]
+
+
+TargetsOption = Annotated[
+    str | None,
+    typer.Option(
+        "--targets",
+        help="Your side targets instead of an even share, for the grid, summary and verdict: "
+        'three rates "40,40,20" (leader + deputies, outlaws, renegade; percent or shares) '
+        "or a balance file's name or path (its [targets], e.g. classic_5p).",
+        show_default=False,
+    ),
+]
+
+
+def parse_games(text: str | int) -> int:
+    """A number of games as a designer types it: 100000, 100,000, 100_000 or 1e5; a
+    one-line usage error for anything else."""
+    if isinstance(text, int):
+        return text
+    clean = text.strip()
+    if re.fullmatch(r"\d{1,3}(,\d{3})+|\d{1,3}(_\d{3})+", clean):
+        clean = clean.replace(",", "").replace("_", "")
+    if re.fullmatch(r"-?\d+", clean):  # a negative count is check_games' to refuse
+        return int(clean)
+    if re.fullmatch(r"\d+(\.\d+)?[eE]\+?\d+", clean):
+        value = float(clean)
+        if value.is_integer() and value < 2**63:
+            return int(value)
+    raise typer.BadParameter(
+        f"expected a whole number of games such as 100000, 100,000 or 1e5, got {text!r}"
+    )
+
+
+def games_option(help: str, **extra) -> Any:
+    """A --games option read by parse_games (shows as <int>)."""
+    return typer.Option(help=help, parser=parse_games, metavar="<int>", **extra)
 
 
 def open_backend(ctx: typer.Context, name: str, address: str | None) -> Backend:

@@ -18,6 +18,7 @@ from simcore.cli.options import (
     Threads,
     WriteEvents,
     fail,
+    games_option,
     open_backend,
     parse_characters,
     parse_players,
@@ -39,6 +40,7 @@ from simcore.runs.runfolder import (
 )
 
 RUN_GAMES = 100_000  # bangsim run's games per player count without --precision
+RUN_STRATEGY = "tuned"  # the strongest bots: verdicts are read from them (reports.verdict)
 
 
 # adaptive precision, shared by run and experiment (docs/precision.md)
@@ -76,9 +78,9 @@ def run(
     ] = "5",
     games: Annotated[
         int | None,
-        typer.Option(
-            help=f"Games per player count (default {RUN_GAMES:,}); with --precision, the most "
-            f"per player count (default {DEFAULT_CAP:,}).",
+        games_option(
+            f"Games per player count (default {RUN_GAMES:,}; 100,000 and 1e5 read too); with "
+            f"--precision, the most per player count (default {DEFAULT_CAP:,}).",
             show_default=False,
         ),
     ] = None,
@@ -88,10 +90,12 @@ def run(
     strategy: Annotated[
         str,
         typer.Option(
-            help="Bot preset every seat plays (random, basic, smart, aggressive, cautious), "
-            'or one per role: "leader=smart,outlaw=aggressive".'
+            help="Bot preset every seat plays: tuned (found by search, the strongest and the "
+            "reference for verdicts, as in experiment default and balance; shipped for classic, which "
+            "other themes fall back to), smart, basic, random, aggressive or cautious; or one "
+            'per role: "leader=smart,outlaw=aggressive".'
         ),
-    ] = "smart",
+    ] = RUN_STRATEGY,
     characters: Annotated[
         str | None,
         typer.Option(
@@ -153,6 +157,12 @@ def run(
     except ValueError as e:
         fail(str(e))
     ctx.with_resource(folder_lock(out))  # a second writer is refused before a backend starts
+    if study.theme.shipped_id is not None:
+        typer.echo(
+            f"note: {theme} gives the id '{study.theme.shipped_id}' but differs from that "
+            f"shipped theme, so it plays as '{study.theme.id}' (bangsim themes diff "
+            f"{study.theme.shipped_id} {theme} lists the differences)"
+        )
     backend = open_backend(ctx, backend_name, address)
     pending = pending_games(study)
     seconds = play_timed(
@@ -162,6 +172,9 @@ def run(
     if study.feature is not None:
         typer.echo(featured_text(out, study.theme))
     typer.echo(played_line(out, study.chunks, pending, seconds) + f"; results: {out}")
+    typer.echo(
+        f"report: bangsim report {out} (HTML page with charts; --format csv|json for tables)"
+    )
 
 
 def played_line(out: Path, chunks: list[Any], pending: int, seconds: float) -> str:
@@ -211,16 +224,24 @@ def played_text(played: int, total: int, seconds: float) -> str:
 
 def summary_text(out: Path, theme: Theme) -> str:
     """The balance grid (reports.grid): side win rates per configuration and player count,
-    marked where the 95% interval misses an even share, and any capped games."""
+    marked where the 95% interval misses an even share, any capped games, and the verdict
+    in words (reports.verdict)."""
     from reports.aggregate import game_lengths, turn_histogram
     from reports.grid import terminal_summary
     from reports.names import Names
+    from reports.verdict import verdict_lines
     from simcore.runs.cells import collect_cells, scan_seats, side_win_rates
 
     cells = collect_cells(scan_seats(out))
     sides, lengths = pl.collect_all([side_win_rates(cells), game_lengths(turn_histogram(cells))])
     names = Names({theme.id: dict(theme.role_names)}, {theme.id: theme.title})
-    return terminal_summary({"sides": sides, "game_lengths": lengths}, names)
+    configs = (read_manifest(out) or {}).get("configs", [])
+    return "\n".join(
+        [
+            terminal_summary({"sides": sides, "game_lengths": lengths}, names),
+            *verdict_lines(configs, sides, names),
+        ]
+    )
 
 
 def featured_text(out: Path, theme: Theme) -> str:
@@ -251,9 +272,9 @@ def experiment(
     ] = None,
     games: Annotated[
         int | None,
-        typer.Option(
-            help="Games per cell (replaces the file's experiment.games); with --precision, the "
-            f"most per cell (default {DEFAULT_CAP:,}).",
+        games_option(
+            "Games per cell (replaces the file's experiment.games; 100,000 and 1e5 read too); "
+            f"with --precision, the most per cell (default {DEFAULT_CAP:,}).",
         ),
     ] = None,
     precision: PrecisionOption = None,
@@ -320,13 +341,11 @@ def experiment(
         typer.echo(f"{played} ({len(plan.cells)} cells); results: {plan.out}")
         typer.echo(f"render the report with: bangsim report {plan.out}")
         return
-    from reports.grid import terminal_summary
-    from reports.report import featured_lines, load_report, write_report
+    from reports.report import load_report, write_report
+    from simcore.cli.reading import echo_summary
 
     loaded = load_report(plan.out)
     page = write_report(loaded)
-    typer.echo(terminal_summary(loaded.tables, loaded.names))
-    for line in featured_lines(loaded.tables["featured"], loaded.names):
-        typer.echo(line)
+    echo_summary(loaded)
     typer.echo(f"{played} ({len(plan.cells)} cells); results: {plan.out}")
     typer.echo(f"report: {page}")

@@ -16,6 +16,7 @@ from simcore.cli.options import (
     RayAddress,
     ShowProgress,
     fail,
+    games_option,
     open_backend,
     parse_players,
 )
@@ -28,7 +29,7 @@ from simcore.runs.runfolder import (
 def tournament(
     theme: Annotated[str, typer.Option(help="Theme id or path to a theme TOML file.")] = "classic",
     players: Annotated[int, typer.Option(help="Players at the table.")] = 5,
-    games: Annotated[int, typer.Option(help="Games per (role, preset) cell.")] = 20_000,
+    games: Annotated[int, games_option("Games per (role, preset) cell.")] = 20_000,
     seed: Annotated[int, typer.Option(help="Seed, shared by every cell.")] = 1,
     presets: Annotated[
         str | None,

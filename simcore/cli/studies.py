@@ -15,6 +15,7 @@ from simcore.cli.options import (
     ShowProgress,
     Threads,
     fail,
+    games_option,
     open_backend,
     parse_characters,
     set_threads,
@@ -29,7 +30,7 @@ def abilities(
     theme: Annotated[str, typer.Option(help="Theme id or path to a theme TOML file.")] = "classic",
     players: Annotated[int, typer.Option(help="Players at the table.")] = 5,
     games: Annotated[
-        int, typer.Option(help="Games per character and arm (with, without its ability).")
+        int, games_option("Games per character and arm (with, without its ability).")
     ] = 20_000,
     seed: Annotated[int, typer.Option(help="Seed, shared by both arms of every character.")] = 1,
     strategy: Annotated[

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated
 
@@ -60,29 +61,55 @@ def themes_export(
         Path | None,
         typer.Option(help="File to write (must not exist yet); default: standard output."),
     ] = None,
+    new_id: Annotated[
+        str | None,
+        typer.Option(
+            "--id",
+            help="The copy's own [theme] id (default with --out: the file's name, my_variant "
+            "for my_variant.toml).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
-    """Print a shipped theme's TOML file, verbatim with its comments, to start a variant.
+    """Print a shipped theme's TOML file with its comments, under an id of its own, to start
+    a variant.
 
-    Give the copy its own id (the id key of its theme table, so reports and experiments
-    can tell it from the original), edit it, then pass its path wherever a theme id is
-    accepted.
+    The copy's [theme] id is --id, or with --out the file's name, so reports, comparisons
+    and experiments tell it from the original; without either it keeps the shipped id and
+    a note says how to rename it (an edited copy that keeps it is labelled by its file
+    name). Edit it, then pass its path wherever a theme id is accepted; bangsim themes diff
+    ID FILE lists what you changed.
 
     Examples:
 
-    bangsim themes export classic > my_variant.toml
+    bangsim themes export classic --id my_variant > my_variant.toml
 
     bangsim themes export walking_dead --out my_wd.toml
 
     bangsim run --theme my_variant.toml --games 100000 --out runs/my_variant
     """
-    from simcore.engine.theme import shipped_theme_file
+    from simcore.engine.theme import OWN_ID, shipped_theme_file, shipped_themes
 
     try:
         text = shipped_theme_file(theme).read_text(encoding="utf-8")
     except ValueError as e:
         fail(str(e))
+    chosen = new_id if new_id is not None else (out.stem if out is not None else None)
+    if chosen is not None and (not OWN_ID.fullmatch(chosen) or chosen in shipped_themes()):
+        if new_id is not None:
+            what = "names a shipped theme" if chosen in shipped_themes() else "is not an id"
+            fail(f"--id {chosen!r} {what}: give letters, digits, '_', '-' or '.', not a shipped id")
+        chosen = None  # a file name that cannot be the id: keep it and say so
+    if chosen is not None:
+        text = re.sub(rf'(?m)^(id\s*=\s*)"{re.escape(theme)}"', rf'\g<1>"{chosen}"', text, count=1)
+    hint = (
+        f"the copy keeps the id '{theme}': give it its own with --id NAME or by editing its "
+        "[theme] id (until then an edited copy is labelled by its file name)"
+    )
     if out is None:
         typer.echo(text, nl=False)
+        if chosen is None:
+            typer.echo(f"note: {hint}", err=True)
         return
     try:
         with out.open("x", encoding="utf-8") as f:
@@ -91,4 +118,29 @@ def themes_export(
         fail(f"{out}: already exists (remove it or choose another --out)")
     except OSError as e:
         fail(f"{out}: cannot write: {e.strerror}")
-    typer.echo(f"wrote {out} (theme '{theme}'; change its [theme] id before using it)")
+    said = f"id '{chosen}'" if chosen is not None else hint
+    typer.echo(f"wrote {out} (a copy of '{theme}', {said})")
+
+
+@themes_app.command("diff")
+def themes_diff(
+    a: Annotated[str, typer.Argument(help="Theme id or path: the one to compare against.")],
+    b: Annotated[str, typer.Argument(help="Theme id or path: the one compared.")],
+) -> None:
+    """List what differs from theme A to theme B: cards added, removed or changed (effect,
+    copies and faces), characters changed (life, ability), rules changed, other settings.
+
+    Examples:
+
+    bangsim themes diff classic my_variant.toml
+
+    bangsim themes diff classic classic_dodge_city
+    """
+    from simcore.engine.theme import load_theme
+    from simcore.engine.themediff import diff_text
+
+    try:
+        first, second = load_theme(a), load_theme(b)
+    except ValueError as e:
+        fail(str(e))
+    typer.echo(diff_text(first, second, a, b))

@@ -4,6 +4,7 @@ Each game's randomness is keyed by (seed, game index), and each parallel work it
 only its own games' output slots, so results are identical for any thread count or chunking.
 """
 
+import difflib
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -168,7 +169,8 @@ def parse_feature(theme: Theme, feature: str | None, players: int) -> np.ndarray
     if name not in theme.character_names:
         raise ValueError(
             f"unknown character {name!r} in --feature for theme {theme.id!r} "
-            f"(characters: {', '.join(theme.character_names)})"
+            f"({did_you_mean(name, theme.character_names)}characters: "
+            f"{', '.join(theme.character_names)})"
         )
     r = -1
     if role:
@@ -182,6 +184,13 @@ def parse_feature(theme: Theme, feature: str | None, players: int) -> np.ndarray
         if r not in theme.tables.roles[players, :players]:
             raise ValueError(f"no {ROLES[r]} at {players} players in theme {theme.id!r}")
     return np.array([theme.character_names.index(name), r], np.int64)
+
+
+def did_you_mean(name: str, names: list[str]) -> str:
+    """ "did you mean 'Willy the Kid'? " for a near miss (case aside), else ""."""
+    folded = {n.casefold(): n for n in names}
+    close = difflib.get_close_matches(name.casefold(), list(folded), n=1, cutoff=0.75)
+    return f"did you mean {folded[close[0]]!r}? " if close else ""
 
 
 NO_GAMES = np.zeros(0, np.int64)  # play_block's game_idx: game0 + g

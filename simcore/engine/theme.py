@@ -8,6 +8,9 @@ names the file, the key and what is allowed, e.g.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import json
 import re
 import tomllib
 from collections.abc import Sequence
@@ -84,6 +87,8 @@ class Theme:
     tables: Tables
     raw: dict[str, Any] = field(repr=False)
     rule_values: dict[str, Any] = field(default_factory=dict)  # every rule, defaults filled
+    # the shipped theme whose id the file gives while playing something else (own_id), else None
+    shipped_id: str | None = None
 
     def player_counts(self) -> list[int]:
         """The player counts this theme has a role table for, ascending."""
@@ -146,7 +151,34 @@ def load_theme(theme: str | Path | Theme) -> Theme:
         path = Path(theme)
         if not path.is_file():
             raise ThemeError(f"{path}: theme file not found")
+        return own_id(compile_theme(read_toml(path), path), path)
     return compile_theme(read_toml(path), path)
+
+
+def own_id(theme: Theme, path: Path) -> Theme:
+    """A theme file whose id names a shipped theme but whose content differs from it (an
+    edited `bangsim themes export`) plays under a label of its own, so runs, reports and
+    comparisons never pass it off as the printed game: its file name (``my.toml`` ->
+    ``my``), or, when that is no usable id (it names a shipped theme, or has characters an
+    id cannot), the id marked with its content digest (``classic-3fa9c2e1``). Its
+    `shipped_id` keeps the id it gave. The same file, or one with the same content, stays
+    what it is."""
+    shipped = shipped_themes()
+    if theme.id not in shipped:
+        return theme
+    original = THEMES_DIR / f"{theme.id}.toml"
+    if read_toml(original) == theme.raw:
+        return theme
+    stem = path.stem
+    if OWN_ID.fullmatch(stem) and stem not in shipped:
+        label = stem
+    else:
+        text = json.dumps(theme.raw, sort_keys=True, default=str, ensure_ascii=False)
+        label = f"{theme.id}-{hashlib.sha256(text.encode()).hexdigest()[:8]}"
+    return dataclasses.replace(theme, id=label, shipped_id=theme.id)
+
+
+OWN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")  # a file name usable as a theme's label
 
 
 def read_toml(path: Path | Traversable, error: type[UserError] = ThemeError) -> dict[str, Any]:
@@ -206,6 +238,15 @@ def parse_face(face: str) -> tuple[str, str]:
 def is_symbol_face(face: Any) -> bool:
     """A symbol face (Star Wars: "cover", "carbonite", ...): a lowercase name."""
     return isinstance(face, str) and SYMBOL_RE.fullmatch(face) is not None
+
+
+def entry_key(section: str, index: int, entry: Any) -> str:
+    """How an error names a card or character table: by its name as an override path does
+    (``cards."Missed!"``), by its position when it has none (``cards[3]``)."""
+    name = entry.get("name") if isinstance(entry, dict) else None
+    if isinstance(name, str) and name.strip():
+        return f"{section}.{json.dumps(name, ensure_ascii=False)}"
+    return f"{section}[{index}]"
 
 
 def _one_line(text: str) -> str:
@@ -368,7 +409,7 @@ class _Compiler:
         name_idx: list[int] = []
         destiny: list[int] = []
         for i, card in enumerate(section):
-            key = f"cards[{i}]"
+            key = entry_key("cards", i, card)
             card = self.table(card, key)
             self.keys(card, key, CARD_KEYS)
             for required in ("name", "effect", "copies"):
@@ -376,7 +417,7 @@ class _Compiler:
                     raise self.fail(f"{key}.{required}", "missing")
             name = self.string(card["name"], f"{key}.name")
             if name in names:
-                raise self.fail(f"{key}.name", f"duplicate card name {name!r}")
+                raise self.fail(f"cards[{i}].name", f"duplicate card name {name!r}")
             eff = card["effect"]
             if eff not in vocab.EFFECTS:
                 raise self.fail(
@@ -488,7 +529,7 @@ class _Compiler:
         lives: list[int] = []
         abilities: list[int] = []
         for i, char in enumerate(section):
-            key = f"characters[{i}]"
+            key = entry_key("characters", i, char)
             char = self.table(char, key)
             self.keys(char, key, CHARACTER_KEYS)
             for required in ("name", "life", "ability"):
@@ -496,7 +537,7 @@ class _Compiler:
                     raise self.fail(f"{key}.{required}", "missing")
             name = self.string(char["name"], f"{key}.name")
             if name in names:
-                raise self.fail(f"{key}.name", f"duplicate character name {name!r}")
+                raise self.fail(f"characters[{i}].name", f"duplicate character name {name!r}")
             life = self.integer(char["life"], f"{key}.life", 1, BYTE_MAX)
             ability = char["ability"]
             if ability not in vocab.ABILITIES:

@@ -543,8 +543,9 @@ def apply_overrides(theme: Theme, overrides: tuple[Override, ...], name: str) ->
     raw = copy.deepcopy(theme.raw)
     for o in overrides:
         set_value(raw, o, f"{name}: overrides.{o.key}", theme.id)
-    try:
-        return compile_theme(raw, theme.path)
+    try:  # a theme file playing under a label of its own (own_id) keeps it
+        compiled = compile_theme(raw, theme.path)
+        return dataclasses.replace(compiled, id=theme.id, shipped_id=theme.shipped_id)
     except ValueError as e:
         settings = ", ".join(f"{o.key} = {json.dumps(o.value)}" for o in overrides)
         raise ExperimentError(f"{name}: overrides {settings}: {e}") from None

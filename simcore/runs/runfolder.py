@@ -464,7 +464,7 @@ def check_folder(out: Path, request: dict[str, Any]) -> dict[str, Any] | None:
 
     Raises RunFolderError when `out` cannot be written (a file on its path, no permission),
     is a non-empty folder that is not a run folder, a run folder of another version, a run
-    folder for a different request (naming the first difference), or one whose finished
+    folder for a different request (naming every difference), or one whose finished
     chunks are damaged (see check_chunk_files).
     """
     check_writable(out)
@@ -476,10 +476,13 @@ def check_folder(out: Path, request: dict[str, Any]) -> dict[str, Any] | None:
     check_version(out, manifest)
     old = manifest.get("request", {})
     if old != request:
-        key = next(k for k in sorted(set(old) | set(request)) if old.get(k) != request.get(k))
+        keys = [k for k in sorted(set(old) | set(request)) if old.get(k) != request.get(k)]
+        differences = "; ".join(
+            f"{k}: {_short(old.get(k))} there, {_short(request.get(k))} asked" for k in keys
+        )
         raise RunFolderError(
-            f"{out} holds a different run ({key}: {_short(old.get(key))} there, "
-            f"{_short(request.get(key))} asked); choose another --out or delete that folder"
+            f"{out} holds a different run ({differences}); choose another --out or delete "
+            "that folder"
         )
     check_chunk_files(out, manifest, listed_only=True)
     return manifest
