@@ -85,7 +85,9 @@ def cases(folder: Path) -> list[dict]:
 
 
 def test_the_kernel_offers_exactly_the_plays_the_referee_allows(tmp_path):
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    root = str(HERE.parent)  # the tree under test, before any installed copy
+    path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=path)
     todo = cases(tmp_path)
     proc = subprocess.run(
         [sys.executable, str(HERE / "referee.py")],
