@@ -129,24 +129,33 @@ def test_without_the_deputy_penalty_the_leader_keeps_his_cards():
 # --- [C-19] [C-20] beer_min_players ------------------------------------------------------------
 
 
+def beers(theme, dead: list[int]) -> tuple[int, bool]:
+    """Seat 1 at 2 life drinks a Beer on its turn, then, at 1 life holding a Beer, takes a
+    lethal BANG!, with the seats `dead` eliminated: its life after the Beer, and whether it
+    survived the hit."""
+    t = table(theme=theme)
+    for q in dead:
+        t.kill(q)
+    t.set_life(1, 2)
+    t.give(1, "Beer")
+    t.play(1, "Beer")
+    healed = t.life(1)
+    t.set_life(1, 1)
+    t.give(1, HEART)
+    t.give(0, "BANG!@5C")
+    t.play(0, "BANG!", target=1)
+    return healed, t.alive(1)
+
+
 def test_beer_min_players_two_makes_a_beer_heal_with_two_left():
     """[K-03] [C-20] [C-19] beer_min_players = 2: with two players left a Beer heals, on the
-    turn and at a lethal hit.
+    turn and at a lethal hit (where it saves).
 
     Rulebook: "Beer has no effect if there are only 2 players left in the game; in other
     words, if you play a Beer you do not gain any life point"
     """
-    t = table(theme=variant(beer_min_players=2))
-    t.kill(2).kill(3)
-    t.set_life(1, 2)
-    t.give(1, "Beer")
-    t.play(1, "Beer")
-    assert t.life(1) == 3
-    t.set_life(1, 1)
-    t.give(1, HEART)
-    t.give(0, "BANG!@5C")
-    t.play(0, "BANG!", target=1)  # lethal: the Beer is drunk and saves
-    assert t.alive(1) and t.life(1) == 1 and t.hand_names(1) == []
+    assert beers("classic", [2, 3]) == (2, False)
+    assert beers(variant(beer_min_players=2), [2, 3]) == (3, True)
 
 
 def test_beer_min_players_four_makes_a_beer_useless_with_three_left():
@@ -155,17 +164,8 @@ def test_beer_min_players_four_makes_a_beer_useless_with_three_left():
 
     Rulebook: "Beer has no effect when only two players remain."
     """
-    t = table(theme=variant(beer_min_players=4))
-    t.kill(2)
-    t.set_life(1, 2)
-    t.give(1, "Beer")
-    t.play(1, "Beer")
-    assert t.life(1) == 2
-    t.set_life(1, 1)
-    t.give(1, HEART)
-    t.give(0, "BANG!@5C")
-    t.play(0, "BANG!", target=1)
-    assert not t.alive(1)
+    assert beers("classic", [2]) == (3, True)
+    assert beers(variant(beer_min_players=4), [2]) == (2, False)
 
 
 # --- [K-17] dynamite_damage, damage_by_no_one ----------------------------------------------------
