@@ -243,11 +243,11 @@ def test_a_failure_under_make_fuzz_is_kept_shrunk(tmp_path, theme_file, monkeypa
     def at_most_one_game(theme, kw):  # a made-up property that fails from 2 games on
         assert kw["games"] < 2
 
+    raw = shipped_raw("classic")
+
     @settings(max_examples=30, derandomize=True, database=None)
-    @given(data=st.data())
-    def prop(data):
-        raw = data.draw(shipped_variants(), label="theme")
-        kw = data.draw(plays(load_text(theme_file, to_toml(raw))), label="play")
+    @given(kw=plays(load_text(theme_file, to_toml(raw))))
+    def prop(kw):
         check_kept("prop", theme_file, raw, kw, check=at_most_one_game)
 
     with pytest.raises(AssertionError):
