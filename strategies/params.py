@@ -7,6 +7,11 @@ from typing import NamedTuple
 
 from simcore.engine.vocab import EFFECTS, N_EFFECTS, ROLES
 
+# The bots' version: bump it when a change alters what the bots decide or how they read the
+# table (their decision functions, the public record kernel.record), so that games of a given
+# seed change; docs/changelog.md says why (tests/test_same_games.py checks both).
+POLICY_VERSION = 1
+
 P_RANDOM = 0  # 1: uniform over legal choices (the floor); 0: the scored policy below
 P_HEAL_MISSING = 1  # drink a heal card on your turn once this much life is missing
 P_DYNAMITE_MIN_LIFE = 2  # play Dynamite only at this life or more

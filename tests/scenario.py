@@ -37,9 +37,17 @@ from simcore.engine.state import (
     new_states,
 )
 from simcore.engine.tables import pack_tables
-from simcore.engine.theme import load_theme
+from simcore.engine.theme import Theme, compile_theme, load_theme, read_toml, shipped_theme_file
 from simcore.engine.vocab import DESTINIES, ROLES, WINNERS
 from strategies.presets import resolve_strategy
+
+
+def variant(theme: str = "classic", **rules) -> Theme:
+    """A shipped theme with some [rules] keys set to other values, through the real loader."""
+    raw = read_toml(shipped_theme_file(theme))
+    raw["theme"]["id"] += "_variant"
+    raw["rules"].update(rules)
+    return compile_theme(raw)
 
 
 class Table:
@@ -47,7 +55,7 @@ class Table:
         self,
         characters: list[str],
         roles: list[str] | None = None,
-        theme: str = "classic",
+        theme: str | Theme = "classic",
         strategy: str | dict = "basic",
         seed: int = 0,
     ):
@@ -351,9 +359,9 @@ SEVEN = ["leader", "renegade", "outlaw", "outlaw", "outlaw", "deputy", "deputy"]
 PLAIN = ["Black Jack", "Kit Carlson", "Jesse Jones", "Pedro Ramirez"]
 
 
-def table(roles=FOUR, chars=None):
+def table(roles=FOUR, chars=None, theme="classic"):
     """A table of draw-phase-only characters (inert in play-phase scenarios)."""
-    return Table(chars or (PLAIN * 2)[: len(roles)], roles=roles)
+    return Table(chars or (PLAIN * 2)[: len(roles)], roles=roles, theme=theme)
 
 
 def targets(t, p, card):

@@ -60,13 +60,16 @@ def test_outlaw_who_shot_the_leader_is_the_deputys_target():
 
 
 def test_leader_spares_a_player_who_acted_as_deputy():
-    """The leader does not shoot a player who shot the one who shot him."""
+    """The leader does not shoot a player who shot the one who shot him: the shooter's
+    record is against him, and shooting a player with such a record is for him."""
     t = volcanic_table(roles=SEVEN)
     t.equip(2, "Winchester").give(2, "BANG!")
     t.play(2, "BANG!", target=0)
+    assert t.G.karma[2] == -1.0
     t.equip(3, "Winchester").give(3, "BANG!")
     t.new_turn(3)
     t.play(3, "BANG!", target=2)  # seat 3 (an outlaw in disguise) shoots the shooter
+    assert t.G.karma[3] == 0.5 and t.G.karma[2] == -1.0
     t.equip(0, "Winchester").give(0, "BANG!")
     t.new_turn(0)
     assert decide(t, 0) == ("BANG!", 2)

@@ -12,11 +12,17 @@ Degenerate decks (no BANG!, nothing that hurts, only Beer, only Missed!, only Ja
 card a Dynamite, ...) end at the turn cap as `capped`, or legitimately, never hang.
 
 `make test` runs each property with a small fixed, derandomized budget (tests/conftest.py,
-profile `ci`); `make fuzz` runs them with the `fuzz` profile's thousands of examples.
+profile `ci`); `make fuzz` runs them with the `fuzz` profile's thousands of examples. What
+`make fuzz` finds comes back: the shrunk failing example of a property (its theme and how
+it was played) is written to tests/fuzz_failures/ as JSON, to be committed, and
+test_kept_fuzz_failures_pass replays every file there in `make test` (the `ci` profile is
+derandomized and keeps no example database, so nothing else would replay it).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 import tomllib
 from pathlib import Path
@@ -24,6 +30,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from fuzz_themes import (
+    FUZZ,
     budget,
     deck_too_small,
     plays,
@@ -32,8 +39,9 @@ from fuzz_themes import (
     theme_dicts,
     to_toml,
 )
-from hypothesis import assume, currently_in_test_context, event, given, note
+from hypothesis import assume, currently_in_test_context, event, given, note, settings
 from hypothesis import strategies as st
+from hypothesis.control import current_build_context
 
 from simcore.engine import limits, vocab
 from simcore.engine.play import (
@@ -192,10 +200,69 @@ def check_events(block: GameBlock, theme: Theme) -> None:
     assert (ev[:, EV_BEER_SAVES] <= ev[:, EV_BEERS_AT_LETHAL]).all()
 
 
+# --- failures kept -------------------------------------------------------------------------
+
+FAILURES = Path(__file__).with_name("fuzz_failures")
+
+
+def keep_failure(test: str, raw: dict, kw: dict) -> Path:
+    """Write a failing example (the property, the theme dict, play_games' keywords) to
+    FAILURES, named by its content."""
+    text = json.dumps({"test": test, "theme": raw, "play": kw}, indent=1, sort_keys=True)
+    path = FAILURES / f"{test}-{hashlib.sha256(text.encode()).hexdigest()[:10]}.json"
+    FAILURES.mkdir(exist_ok=True)
+    path.write_text(text + "\n")
+    return path
+
+
+def check_kept(test: str, theme_file: Path, raw: dict, kw: dict, check=play_and_check) -> None:
+    """check(theme, kw) for a drawn example; under `make fuzz`, the example hypothesis
+    reports (the shrunk one, run last) is kept when it fails."""
+    theme = load_text(theme_file, to_toml(raw))
+    try:
+        check(theme, kw)
+    except Exception:
+        if FUZZ and current_build_context().is_final:
+            note(f"kept in {keep_failure(test, raw, kw)}")
+        raise
+
+
+@pytest.mark.parametrize("path", sorted(FAILURES.glob("*.json")), ids=lambda p: p.stem)
+def test_kept_fuzz_failures_pass(path, theme_file):
+    """Every failure `make fuzz` kept plays correctly now."""
+    case = json.loads(path.read_text())
+    play_and_check(load_text(theme_file, to_toml(case["theme"])), case["play"])
+
+
+def test_a_failure_under_make_fuzz_is_kept_shrunk(tmp_path, theme_file, monkeypatch):
+    """Under `make fuzz` a property's failing example is written, shrunk, and the file
+    replays it."""
+    monkeypatch.setitem(globals(), "FUZZ", True)
+    monkeypatch.setitem(globals(), "FAILURES", tmp_path)
+
+    def at_most_one_game(theme, kw):  # a made-up property that fails from 2 games on
+        assert kw["games"] < 2
+
+    raw = shipped_raw("classic")
+
+    @settings(max_examples=30, derandomize=True, database=None)
+    @given(kw=plays(load_text(theme_file, to_toml(raw))))
+    def prop(kw):
+        check_kept("prop", theme_file, raw, kw, check=at_most_one_game)
+
+    with pytest.raises(AssertionError):
+        prop()
+    (kept,) = tmp_path.glob("prop-*.json")
+    case = json.loads(kept.read_text())
+    assert case["play"]["games"] == 2  # shrunk to the smallest failing count
+    with pytest.raises(AssertionError):
+        at_most_one_game(load_text(theme_file, to_toml(case["theme"])), case["play"])
+
+
 # --- properties ---------------------------------------------------------------------------
 
 
-def play_drawn(data, theme_file, themes) -> None:
+def play_drawn(data, theme_file, themes, test: str) -> None:
     """Draw a theme dict, load it through its TOML text, draw how to play it, and check."""
     raw = data.draw(themes, label="theme")
     text = to_toml(raw)
@@ -203,14 +270,14 @@ def play_drawn(data, theme_file, themes) -> None:
     assert tomllib.loads(text) == raw
     theme = load_text(theme_file, text)
     kw = data.draw(plays(theme), label="play")
-    play_and_check(theme, kw)
+    check_kept(test, theme_file, raw, kw)
 
 
 @budget(50)
 @given(data=st.data())
 def test_random_themes_play_in_checked_mode(data, theme_file):
     """Random valid themes from the whole vocabulary: every game ends, invariants hold."""
-    play_drawn(data, theme_file, theme_dicts())
+    play_drawn(data, theme_file, theme_dicts(), "random_themes")
 
 
 @budget(25)
@@ -218,7 +285,7 @@ def test_random_themes_play_in_checked_mode(data, theme_file):
 def test_shipped_theme_variants_play_in_checked_mode(data, theme_file):
     """Shipped themes with random copies dropped or added, characters and player counts
     dropped and rule flags changed: every game ends, invariants hold."""
-    play_drawn(data, theme_file, shipped_variants())
+    play_drawn(data, theme_file, shipped_variants(), "shipped_variants")
 
 
 @budget(25)
@@ -233,7 +300,7 @@ def test_single_effect_decks_play_in_checked_mode(data, theme_file):
     note(f"theme TOML:\n{text}")
     theme = load_text(theme_file, text)
     kw = data.draw(plays(theme), label="play")
-    play_and_check(theme, kw)
+    check_kept("single_effect_decks", theme_file, raw, kw)
 
 
 # --- degenerate decks -----------------------------------------------------------------------

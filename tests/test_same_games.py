@@ -2,11 +2,19 @@
 (every shipped theme, 4-7 players, four presets, events, a featured character, checked mode)
 hash to the digests recorded in tests/game_digests.json.
 
-A change that is meant to alter games bumps limits.RULES_VERSION and records new digests:
-`NUMBA_CACHE_DIR=.numba_cache .venv/bin/python -m tests.test_same_games`."""
+These digests pin whatever the code does, a bug as much as a fix, so re-recording them
+cannot hide a change: a change that is meant to alter games bumps limits.RULES_VERSION (the
+rules kernel) or strategies.params.POLICY_VERSION (the bots), adds an entry for the new
+versions to docs/changelog.md saying why, and records new digests with
+`NUMBA_CACHE_DIR=.numba_cache .venv/bin/python -m tests.test_same_games`, which refuses to
+write other digests under the recorded versions and prints the digests' fingerprint the
+entry names. test_digests_match_the_versions_and_the_changelog checks the versions recorded
+against the code's and the fingerprint against the entry."""
 
 import hashlib
 import json
+import re
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -15,8 +23,11 @@ import pytest
 from simcore.engine.limits import RULES_VERSION
 from simcore.engine.play import play_games
 from simcore.engine.theme import load_theme
+from strategies.params import POLICY_VERSION
 
 DIGESTS = Path(__file__).with_name("game_digests.json")
+CHANGELOG = Path(__file__).resolve().parent.parent / "docs" / "changelog.md"
+ENTRY = re.compile(r"^## rules (\d+), policy (\d+) \(digests ([0-9a-f]{12})\)", re.M)
 GAMES = 400
 SEED = 12
 THEMES = ("classic", "classic_dodge_city", "walking_dead", "star_wars")
@@ -56,9 +67,37 @@ def recorded() -> dict:
     return json.loads(DIGESTS.read_text())
 
 
+def fingerprint(digests: dict[str, str]) -> str:
+    """One short hash of every digest: the changelog entry of their versions names it."""
+    text = "\n".join(f"{k}={v}" for k, v in sorted(digests.items()))
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def changelog() -> dict[tuple[int, int], str]:
+    """(rules version, policy version) -> the fingerprint its docs/changelog.md entry names."""
+    entries = ENTRY.findall(CHANGELOG.read_text())
+    versions = [(int(r), int(p)) for r, p, _ in entries]
+    assert len(set(versions)) == len(versions), "two changelog entries for the same versions"
+    return {(int(r), int(p)): fp for r, p, fp in entries}
+
+
 def test_digests_cover_every_configuration():
-    assert recorded()["rules_version"] == RULES_VERSION
     assert set(recorded()["digests"]) == {label(kw) for kw in configurations()}
+
+
+def test_digests_match_the_versions_and_the_changelog():
+    """The digests were recorded by this code's versions, and the changelog has an entry for
+    them naming these very digests: new digests under old versions fail here."""
+    rec = recorded()
+    assert (rec["rules_version"], rec["policy_version"]) == (RULES_VERSION, POLICY_VERSION)
+    entry = changelog().get((RULES_VERSION, POLICY_VERSION))
+    assert entry is not None, (
+        f"{CHANGELOG.name}: no entry for rules {RULES_VERSION}, policy {POLICY_VERSION}"
+    )
+    assert entry == fingerprint(rec["digests"]), (
+        "digests re-recorded without a version bump: bump RULES_VERSION or POLICY_VERSION "
+        "and add a changelog entry saying why"
+    )
 
 
 @pytest.mark.parametrize("kw", configurations(), ids=label)
@@ -68,7 +107,14 @@ def test_same_games(kw):
 
 if __name__ == "__main__":
     digests = {label(kw): digest(kw) for kw in configurations()}
-    DIGESTS.write_text(
-        json.dumps({"rules_version": RULES_VERSION, "digests": digests}, indent=1) + "\n"
-    )
-    print(f"{len(digests)} digests written to {DIGESTS}")
+    old = recorded()
+    versions = {"rules_version": RULES_VERSION, "policy_version": POLICY_VERSION}
+    if all(old.get(k) == v for k, v in versions.items()) and digests != old["digests"]:
+        sys.exit(
+            "the games changed under the recorded versions: bump limits.RULES_VERSION (the "
+            "rules) or strategies.params.POLICY_VERSION (the bots), and add an entry to "
+            "docs/changelog.md saying why"
+        )
+    DIGESTS.write_text(json.dumps({**versions, "digests": digests}, indent=1) + "\n")
+    print(f"{len(digests)} digests written to {DIGESTS}; the entry in docs/changelog.md:")
+    print(f"## rules {RULES_VERSION}, policy {POLICY_VERSION} (digests {fingerprint(digests)})")

@@ -1,6 +1,7 @@
 """bangsim selfcheck: the checks pass on this engine, and each one can fail."""
 
 import numpy as np
+from scenario import variant
 from typer.testing import CliRunner
 
 from simcore.cli import app
@@ -36,13 +37,21 @@ def test_a_renegade_win_with_others_alive_fails():
 
 
 def test_a_beer_that_heals_with_two_left_fails():
+    """The Beer witness covers the Beers played on a turn and those at a lethal hit
+    (save_from_lethal): both pass on this engine, having been put to the test (n > 0), and
+    each fails on its own count, or on a theme whose Beers work with two left."""
     theme = load_theme("classic")
     block = play_games(theme, 5, 500, seed=3, strategy="random", events=True)
-    (check,) = selfcheck.beer_two_left(theme, block)
-    assert check.passed and check.n > 0
-    block.events[0, event_names().index("beers_two_left_healed")] = 1
-    (check,) = selfcheck.beer_two_left(theme, block)
-    assert not check.passed
+    on_turn, at_lethal = selfcheck.beer_two_left(theme, block)
+    assert on_turn.passed and on_turn.n > 0 and at_lethal.passed and at_lethal.n > 0
+    for count, failing in (("beers_two_left_healed", 0), ("beers_two_left_at_lethal", 1)):
+        bad = block.events.copy()
+        bad[0, event_names().index(count)] = 1
+        checks = list(selfcheck.beer_two_left(theme, block._replace(events=bad)))
+        assert [c.passed for c in checks] == [failing != 0, failing != 1], count
+    two = variant(beer_min_players=2)
+    block = play_games(two, 5, 500, seed=3, strategy="random", events=True)
+    assert not any(c.passed for c in selfcheck.beer_two_left(two, block))
 
 
 def test_a_draw_rate_off_the_faces_fails():

@@ -4,10 +4,11 @@ Each game counts, in the order of simcore.engine.state's EV_* layout: every "dra
 (made, passed, cards revealed, revealed cards passing, and how many of those the faces of
 the piles they came from predicted, in millionths), life lost by what hurt, Beers at a
 lethal hit and the lives they saved, Beers played with two players left (and whether one
-healed: a correct engine never does), cards taken from or discarded by another player, and
-(in GameBlock.used, per seat) every card used, by the theme's card name: played in the
-play phase, or used to answer (a Missed!, a Beer at a lethal hit, a BANG! answering a Duel
-or Indians!).
+healed: a correct engine never does), lethal hits taken with two players left while
+holding a Beer (and Beers drunk at one: a correct engine never drinks one), cards taken from
+or discarded by another player, and (in GameBlock.used, per seat) every card used, by the
+theme's card name: played in the play phase, or used to answer (a Missed!, a Beer at a
+lethal hit, a BANG! answering a Duel or Indians!).
 """
 
 from simcore.engine.state import (
@@ -20,10 +21,12 @@ from simcore.engine.state import (
     EV_BEER_SAVES,
     EV_BEERS_AT_LETHAL,
     EV_BEERS_TWO_LEFT,
+    EV_BEERS_TWO_LEFT_AT_LETHAL,
     EV_BEERS_TWO_LEFT_HEALED,
     EV_CHECK,
     EV_DISCARDED_BY_OTHERS,
     EV_DMG,
+    EV_LETHAL_TWO_LEFT_BEER,
     EV_STOLEN,
     N_CHECK_KINDS,
     N_EV,
@@ -58,5 +61,7 @@ def event_names() -> list[str]:
     names[EV_BEERS_TWO_LEFT_HEALED] = "beers_two_left_healed"
     names[EV_STOLEN] = "cards_stolen"
     names[EV_DISCARDED_BY_OTHERS] = "cards_discarded_by_others"
+    names[EV_LETHAL_TWO_LEFT_BEER] = "lethal_two_left_beer_held"
+    names[EV_BEERS_TWO_LEFT_AT_LETHAL] = "beers_two_left_at_lethal"
     assert all(names), "every event count has a name"
     return names

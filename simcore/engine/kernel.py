@@ -39,10 +39,12 @@ from simcore.engine.state import (
     EV_BEER_SAVES,
     EV_BEERS_AT_LETHAL,
     EV_BEERS_TWO_LEFT,
+    EV_BEERS_TWO_LEFT_AT_LETHAL,
     EV_BEERS_TWO_LEFT_HEALED,
     EV_CHECK,
     EV_DISCARDED_BY_OTHERS,
     EV_DMG,
+    EV_LETHAL_TWO_LEFT_BEER,
     EV_STOLEN,
     S_BANGS,
     S_CAPPED,
@@ -366,6 +368,16 @@ def record(G, actor, target, hostile):
     G.karma[actor] = min(3.0, max(-3.0, k))
 
 
+@njit(cache=True, inline="always")
+def takes_as_attack(G, T, q, opt):
+    """Taking or discarding q's card (take_card's opt) is an attack on q, but for his Jail or
+    Dynamite in play: freeing him of it helps him."""
+    if opt < 0:
+        return True
+    e = T.card_effect[G.table[q, opt]]
+    return e != E_JAIL and e != E_DYNAMITE
+
+
 # --- life and death ---------------------------------------------------------------------
 
 
@@ -428,19 +440,27 @@ def eliminate(G, T, p, killer, effect):
             hand_emptied(G, killer)
 
 
+@njit(cache=True, inline="always")
+def lethal_beer(G, T, p):
+    """Hand index of a Beer p may drink at a lethal hit (one that costs nothing), or -1."""
+    for j in range(G.hand_n[p]):
+        c = G.hand[p, j]
+        if T.card_effect[c] == E_HEAL and T.card_cost[c] == 0 and T.card_flags[c] & CF_BEER:
+            return j
+    return -1
+
+
 @njit(cache=True)
 def save_from_lethal(G, T, p):
     """[C-19] [C-20] [C-21] [A-12] At a lethal hit: Beers (not with two players left; never a
     Saloon), or Sid Ketchum's two-card discards, until back above 0 life."""
+    two_left = n_alive(G) == 2
+    if two_left and lethal_beer(G, T, p) >= 0:  # selfcheck's witness of [C-20] at a lethal hit
+        G.ev[EV_LETHAL_TWO_LEFT_BEER] += 1
     beers = 0
     while G.life[p] <= 0:
         if n_alive(G) >= T.rules[RU_BEER_MIN_PLAYERS]:
-            i = -1
-            for j in range(G.hand_n[p]):
-                c = G.hand[p, j]
-                if T.card_effect[c] == E_HEAL and T.card_cost[c] == 0 and T.card_flags[c] & CF_BEER:
-                    i = j
-                    break
+            i = lethal_beer(G, T, p)
             if i >= 0 and answer(G, p):
                 c = take_from_hand(G, p, i)
                 discard(G, c)
@@ -448,6 +468,7 @@ def save_from_lethal(G, T, p):
                 hand_emptied(G, p)
                 G.used[p, T.card_name[c]] += 1
                 G.ev[EV_BEERS_AT_LETHAL] += 1
+                G.ev[EV_BEERS_TWO_LEFT_AT_LETHAL] += two_left
                 beers += 1
                 continue
         if G.hand_n[p] >= 2 and sid_saves(G, p):
@@ -890,11 +911,11 @@ def apply_effect(G, T, p, c, e, tgt, opt):
     elif e == E_DRAW:  # [K-07] [K-08]
         draw_to_hand(G, p, T.card_value[c])
     elif e == E_STEAL:
-        record(G, p, tgt, True)
+        record(G, p, tgt, takes_as_attack(G, T, tgt, opt))
         to_hand(G, p, take_card(G, tgt, opt))
         G.ev[EV_STOLEN] += tgt != p
     elif e == E_DISCARD_ANY:
-        record(G, p, tgt, True)
+        record(G, p, tgt, takes_as_attack(G, T, tgt, opt))
         discard(G, take_card(G, tgt, opt))
         G.ev[EV_DISCARDED_BY_OTHERS] += tgt != p
     elif e == E_GENERAL_STORE:

@@ -1,10 +1,11 @@
 """Static limits of the engine and the rules version, in one place.
 
-Bump RULES_VERSION whenever a change alters what a game with a given seed produces;
-it is stamped into every run manifest.
+Bump RULES_VERSION whenever a change to the rules kernel alters what a game with a given seed
+produces (strategies.params.POLICY_VERSION for a change of the bots'), with a line in
+docs/changelog.md saying why; it is stamped into every run manifest.
 """
 
-RULES_VERSION = 3
+RULES_VERSION = 4
 
 MIN_PLAYERS = 4
 MAX_PLAYERS = 7

@@ -48,7 +48,9 @@ EV_BEERS_TWO_LEFT = 33  # Beers played with two players left
 EV_BEERS_TWO_LEFT_HEALED = 34  # ... that raised a life total (a correct engine: never)
 EV_STOLEN = 35  # cards taken from another player's hand or play
 EV_DISCARDED_BY_OTHERS = 36  # cards a player lost to another's discard effect
-N_EV = 37
+EV_LETHAL_TWO_LEFT_BEER = 37  # lethal hits taken with two players left, a Beer in hand
+EV_BEERS_TWO_LEFT_AT_LETHAL = 38  # ... Beers drunk at such a hit (a correct engine: never)
+N_EV = 39
 # State.used[p, name index]: cards of that name seat p played, or used to answer (a Missed!,
 # a Beer at a lethal hit, a BANG! answering a Duel or Indians!)
 

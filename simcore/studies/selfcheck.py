@@ -10,7 +10,8 @@ or the games' outcomes, and compares what it observed with what the rules imply:
   share of the draw pile the card came from (`State.ev` keeps that sum), because players
   hold some faces longer than others (Beers are Hearts). The observed rate must lie within
   its 99.9% Wilson interval of that expectation (a correct engine fails one check in 1,000);
-- a Beer played with two players left never heals (random bots play them);
+- a Beer played with two players left never heals (random bots play them), and none is
+  drunk at a lethal hit with two players left (save_from_lethal);
 - the Renegade never wins while anyone else is alive;
 - The Walking Dead and classic are one game re-skinned: each side's win rate agrees within
   the 95% interval of the difference (independent seeds).
@@ -120,6 +121,18 @@ def beer_two_left(theme: Theme, block: Outcomes) -> Iterator[Check]:
         played,
         healed == 0 and played > 0,
         "Beers that healed, of those played with two left" if played else "none played",
+    )
+    held = int(block.events[:, names.index("lethal_two_left_beer_held")].sum())
+    drunk = int(block.events[:, names.index("beers_two_left_at_lethal")].sum())
+    yield Check(
+        f"{theme.id}: a Beer never saves from a lethal hit with two players left",
+        drunk,
+        0,
+        0,
+        0,
+        held,
+        drunk == 0 and held > 0,
+        "Beers drunk, at lethal hits taken holding one" if held else "no such hit",
     )
 
 
