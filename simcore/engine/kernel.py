@@ -1054,6 +1054,8 @@ def take_turn(G, T, p):
 
 # --- a game -----------------------------------------------------------------------------
 
+NO_STOP = 1 << 62  # play_on's `stop`: play to the end
+
 
 @njit(cache=True)
 def setup_game(G, T, W, pool, role_preset, feature, players, seed, game, checked):
@@ -1129,8 +1131,7 @@ def setup_game(G, T, W, pool, role_preset, feature, players, seed, game, checked
         G.life[q] = life
         G.max_life[q] = life
         G.alive[q] = 1
-        G.preset[q] = role_preset[G.role[q]]
-        G.w[q, :] = W[G.preset[q], :]
+    seat_strategies(G, W, role_preset)
     G.buf[:] = -1
     for i in range(nc):
         G.deck[i] = i
@@ -1141,13 +1142,33 @@ def setup_game(G, T, W, pool, role_preset, feature, players, seed, game, checked
 
 
 @njit(cache=True)
+def seat_strategies(G, W, role_preset):
+    """Each seat plays the row role_preset[its role] of the strategy matrix W."""
+    for q in range(G.s[S_N]):
+        G.preset[q] = role_preset[G.role[q]]
+        G.w[q, :] = W[G.preset[q], :]
+
+
+@njit(cache=True)
 def play_game(G, T, W, pool, role_preset, feature, players, seed, game, checked):
     """[C-05] The leader plays first, then clockwise over the living, until the game ends or
     the turn cap ends it as `capped`."""
     setup_game(G, T, W, pool, role_preset, feature, players, seed, game, checked)
     verify(G, T)
-    p = 0
+    play_on(G, T, NO_STOP)
+
+
+@njit(cache=True)
+def play_on(G, T, stop):
+    """Play turns from the start of seat G.s[S_CUR]'s turn until the game ends (or the turn
+    cap ends it as `capped`), or pause once G.s[S_TURN] reaches `stop`: G.s[S_CUR] is then
+    the seat whose turn comes next, so play_on(G, T, NO_STOP) later plays the same game on.
+    In checked mode an ended game without exactly one winning side is an error."""
+    p = G.s[S_CUR]
     while G.s[S_ERR] == 0:
+        if G.s[S_TURN] >= stop:
+            G.s[S_CUR] = p
+            return
         if G.s[S_TURN] >= T.rules[RU_TURN_CAP]:
             G.s[S_CAPPED] = 1
             break
@@ -1159,7 +1180,7 @@ def play_game(G, T, W, pool, role_preset, feature, players, seed, game, checked)
         if G.s[S_OVER] or G.s[S_CAPPED]:
             break
         p = next_alive(G, p)
-    if checked and G.s[S_ERR] == 0 and G.s[S_CAPPED] == 0:
+    if G.s[S_CHECKED] and G.s[S_ERR] == 0 and G.s[S_CAPPED] == 0:
         w = G.s[S_WINNER]
         if G.s[S_OVER] != 1 or not (w == W_LEADER or w == W_OUTLAW or w == W_RENEGADE):
             G.s[S_ERR] = ERR_WINNER
