@@ -29,6 +29,7 @@ from simcore.engine.play import NO_FEATURE, CheckedModeError, character_pool, ch
 from simcore.engine.rng import rng_below, rng_seed
 from simcore.engine.state import (
     ERRORS,
+    QUIET,
     S_CAPPED,
     S_DECK_N,
     S_ERR,
@@ -200,7 +201,7 @@ def paused_games(
             seed,
             games,
             np.asarray(stops, np.int64),
-            checked,
+            int(checked) | QUIET,
         )
     return paused
 

@@ -17,9 +17,10 @@ from simcore.engine.board import (
     find_playable_as,
     find_weapon,
     hostiles_alive,
+    kept_reach,
+    layout_key,
     n_alive,
     next_alive,
-    reach,
     unlimited_bangs,
 )
 from simcore.engine.jit import njit
@@ -44,6 +45,8 @@ from simcore.engine.state import (
     EV_DISCARDED_BY_OTHERS,
     EV_DMG,
     EV_STOLEN,
+    QUIET,
+    S_ALIVE_N,
     S_BANGS,
     S_CAPPED,
     S_CHECKED,
@@ -51,11 +54,16 @@ from simcore.engine.state import (
     S_DECK_N,
     S_DEFER,
     S_DISC_N,
+    S_DIST_FOR,
+    S_ENEMY_FOR,
     S_ERR,
     S_FEATURED,
+    S_LAYOUT,
     S_N,
     S_NC,
     S_OVER,
+    S_QUIET,
+    S_RECORD,
     S_ROUNDS,
     S_TEMPERED,
     S_TURN,
@@ -228,6 +236,7 @@ def take_from_hand(G, p, i):
 
 @njit(cache=True)
 def take_from_table(G, p, slot):
+    G.s[S_LAYOUT] += 1
     last = G.table_n[p] - 1
     c = G.table[p, slot]
     G.table[p, slot] = G.table[p, last]
@@ -238,6 +247,7 @@ def take_from_table(G, p, slot):
 
 @njit(cache=True)
 def put_in_play(G, p, c):
+    G.s[S_LAYOUT] += 1
     G.table[p, G.table_n[p]] = c
     G.table_n[p] += 1
 
@@ -278,7 +288,7 @@ def check(G, T, p, bit, good):
     """[C-28] draw!: the top card is revealed and discarded; its face passes predicate `bit`
     or not. [A-08] Lucky Duke flips two, keeps the result he prefers (`good`: passing is
     what he wants), and discards both. Counts the check in G.ev (count_check)."""
-    e1 = pile_share(G, T, bit)
+    e1 = pile_share(G, T, bit) if G.s[S_QUIET] == 0 else 0
     c1 = draw_card(G)
     if G.ability[p] != A_DOUBLE_CHECK:
         if c1 < 0:
@@ -287,7 +297,7 @@ def check(G, T, p, bit, good):
         ok = (T.card_check[c1] & bit) != 0
         count_check(G, bit, ok, 1, 1 if ok else 0, e1)
         return ok
-    e2 = pile_share(G, T, bit)
+    e2 = pile_share(G, T, bit) if G.s[S_QUIET] == 0 else 0
     c2 = draw_card(G)
     ok1 = c1 >= 0 and (T.card_check[c1] & bit) != 0
     ok2 = c2 >= 0 and (T.card_check[c2] & bit) != 0
@@ -351,6 +361,7 @@ def record(G, actor, target, hostile):
     as law-side; a law player or the renegade attacked, as outlaw-side."""
     if actor == target:
         return
+    G.s[S_RECORD] += 1
     sign = -1.0 if hostile else 1.0
     side = -sign if G.role[target] == R_OUTLAW else sign
     G.belief[target, actor] = min(3.0, max(-3.0, G.belief[target, actor] + side))
@@ -398,6 +409,8 @@ def eliminate(G, T, p, killer, effect):
     """[C-22] [C-23] [C-24] [A-15] Out of the game: the role is revealed, every card goes to
     the discard pile (or to Vulture Sam); then the outlaw bounty or the leader's penalty."""
     G.alive[p] = 0
+    G.s[S_ALIVE_N] -= 1
+    G.s[S_LAYOUT] += 1
     G.life[p] = 0
     n = G.s[S_N]
     sam = -1
@@ -677,9 +690,13 @@ def add_action(G, n, i, tgt, opt):
 
 @njit(cache=True, inline="always")
 def distances_and_reach(G, T, p):
-    """Fill G.dist with p's distances (fill_distances) and return p's reach."""
-    fill_distances(G, T, p)
-    return reach(G, T, p)
+    """Fill G.dist with p's distances (fill_distances) and return p's reach; kept while
+    nothing they depend on changes (S_LAYOUT)."""
+    key = layout_key(G, p)
+    if G.s[S_DIST_FOR] != key:
+        fill_distances(G, T, p)
+        G.s[S_DIST_FOR] = key
+    return kept_reach(G, T, p)
 
 
 @njit(cache=True)
@@ -963,7 +980,7 @@ def draw_phase(G, T, p):
         return
     for j in range(k):
         shown = ab == A_DRAW_EXTRA_ON_CHECK and j == 1  # [A-02] the second card is shown
-        e = pile_share(G, T, CHK_DRAW_EXTRA) if shown else 0
+        e = pile_share(G, T, CHK_DRAW_EXTRA) if shown and G.s[S_QUIET] == 0 else 0
         c = draw_card(G)
         if c < 0:
             return
@@ -1063,14 +1080,17 @@ def setup_game(G, T, W, pool, role_preset, feature, players, seed, game, checked
     a shuffled deck and starting hands of as many cards as life. feature = (character,
     role), -1 for none/any: that character sits at a uniformly random seat (of that role),
     the others are dealt from the pool (which must not hold it); G.s[S_FEATURED] = its seat
-    or -1. Without a feature no random number is spent on it: the same games as before."""
+    or -1. Without a feature no random number is spent on it: the same games as before.
+    checked: true or 1 for checked mode, plus QUIET (2) when no one reads the event counts."""
     rng_seed(G.rng, seed, game)
     nc = T.n_cards
     G.s[:] = 0
     G.s[S_N] = players
     G.s[S_NC] = nc
     G.s[S_WINNER] = W_NONE
-    G.s[S_CHECKED] = 1 if checked else 0
+    flags = np.int64(checked)
+    G.s[S_CHECKED] = flags & 1
+    G.s[S_QUIET] = 1 if flags & QUIET else 0
     G.hand[:, :] = -1
     G.table[:, :] = -1
     G.deck[:] = -1
@@ -1131,6 +1151,7 @@ def setup_game(G, T, W, pool, role_preset, feature, players, seed, game, checked
         G.life[q] = life
         G.max_life[q] = life
         G.alive[q] = 1
+    G.s[S_ALIVE_N] = players
     seat_strategies(G, W, role_preset)
     G.buf[:] = -1
     for i in range(nc):
@@ -1143,10 +1164,12 @@ def setup_game(G, T, W, pool, role_preset, feature, players, seed, game, checked
 
 @njit(cache=True)
 def seat_strategies(G, W, role_preset):
-    """Each seat plays the row role_preset[its role] of the strategy matrix W."""
+    """Each seat plays the row role_preset[its role] of the strategy matrix W (the bots'
+    enemy scores then need computing anew)."""
     for q in range(G.s[S_N]):
         G.preset[q] = role_preset[G.role[q]]
         G.w[q, :] = W[G.preset[q], :]
+    G.s[S_ENEMY_FOR] = 0
 
 
 @njit(cache=True)
