@@ -1008,6 +1008,14 @@ def pass_dynamite(G, T, p, c):
 def start_of_turn(G, T, p):
     """[C-29] [S-32] Dynamite, then A New Hope, then Jail (checked last). Returns False when
     p does not go on to draw and play."""
+    found = False  # one look at p's cards in play for the three, which most turns lack
+    for i in range(G.table_n[p]):
+        e = T.card_effect[G.table[p, i]]
+        if e == E_DYNAMITE or e == E_NEW_HOPE or e == E_JAIL:
+            found = True
+            break
+    if not found:
+        return True
     slot = find_in_play(G, T, p, E_DYNAMITE)
     if slot >= 0:
         c = take_from_table(G, p, slot)
@@ -1212,11 +1220,18 @@ def play_on(G, T, stop):
 # --- checked mode -------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def verify(G, T):
-    """Checked mode: every card in exactly one place, 0 < life <= max for the living, the
-    dead at 0 life holding nothing. Records the first violation in G.s[S_ERR]."""
-    if G.s[S_CHECKED] == 0 or G.s[S_ERR] != 0:
+    """Checked mode: check_invariants (the unchecked kernel pays one test, not a call)."""
+    if G.s[S_CHECKED]:
+        check_invariants(G, T)
+
+
+@njit(cache=True)
+def check_invariants(G, T):
+    """Every card in exactly one place, 0 < life <= max for the living, the dead at 0 life
+    holding nothing. Records the first violation in G.s[S_ERR]."""
+    if G.s[S_ERR] != 0:
         return
     nc = G.s[S_NC]
     seen = np.zeros(nc, np.int64)
