@@ -2,7 +2,7 @@
 
 The base of a player that searches by rollouts: at a decision, sample worlds consistent
 with what its seat can see and play each out with base strategies. A paused state
-(kernel.play_on with a `stop`) is copied (as bytes: Copies), its hidden parts replaced
+(kernel.play_on with a `stop`) is copied (as int64 words: Copies), its hidden parts replaced
 (resample_hidden: the other seats' hands and the draw pile's order, and the hidden roles,
 redealt uniformly at random from what the seat cannot tell apart), every seat given the
 strategy its (new) role plays, and played to the end (continue_game), each world on its
@@ -47,15 +47,20 @@ from strategies.presets import DEFAULT_PRESET, Strategy, resolve_strategy
 
 
 class Copies(NamedTuple):
-    """State records and the same memory as bytes, a row per record (States.view): njit code
-    copies a state as bytes."""
+    """State records and the same memory as int64 words, a row per record (copies()): njit
+    code copies a state as words."""
 
     s: np.recarray
-    bytes: np.ndarray
+    words: np.ndarray
+
+
+# a copy takes every field but the legal-play scratch at the end of the record (act_*, 24 KB
+# of 45), which legal_actions writes before anything reads it
+COPIED = STATE_DTYPE.fields["act_idx"][1] // 8
 
 
 def copies(states: np.recarray) -> Copies:
-    return Copies(states, states.view(np.uint8).reshape(len(states), STATE_DTYPE.itemsize))
+    return Copies(states, states.view(np.int64).reshape(len(states), STATE_DTYPE.itemsize // 8))
 
 
 @njit(cache=True)
@@ -120,10 +125,10 @@ def continue_game(G, T, W, role_preset, seat, seed, world):
 
 @njit(cache=True)
 def new_worlds(start, out, tables, W, role_preset, seat, seed, worlds):
-    """out (Copies) = worlds `worlds` (indices) of the paused `start` (its bytes), not
+    """out (Copies) = worlds `worlds` (indices) of the paused `start` (its words), not
     played on."""
     for i in range(worlds.shape[0]):
-        out.bytes[i, :] = start
+        out.words[i, :COPIED] = start[:COPIED]
         new_world(out.s[i], tables[0], W, role_preset, seat, seed, worlds[i])
 
 
@@ -135,7 +140,7 @@ def continue_range(start, states, tables, W, role_preset, seat, seed, world0, b,
     G = states.s[t]
     T = tables[0]
     for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-        states.bytes[t, :] = start  # a copy of the paused state, every field
+        states.words[t, :COPIED] = start[:COPIED]  # a copy of the paused state
         continue_game(G, T, W, role_preset, seat, seed, world0 + i)
         out[i, 0] = G.s[S_WINNER]
         out[i, 1] = G.s[S_TURN]
@@ -149,7 +154,7 @@ def continue_range(start, states, tables, W, role_preset, seat, seed, world0, b,
 
 @njit(parallel=True, cache=True)
 def continue_block(start, states, tables, W, role_preset, seat, seed, world0, n, out):
-    """n worlds of the paused state `start` (its bytes: copies(...).bytes[0]), in parallel
+    """n worlds of the paused state `start` (its words: copies(...).words[0]), in parallel
     on `states` (Copies)."""
     for b in prange((n + BLOCK - 1) // BLOCK):
         continue_range(start, states, tables, W, role_preset, seat, seed, world0, b, n, out)
@@ -207,7 +212,7 @@ def paused_games(
 
 
 def _start(theme, state, seat, seed, strategy):
-    """(theme, the bytes of a copy of state, strategy) after the argument checks."""
+    """(theme, the words of a copy of state, strategy) after the argument checks."""
     theme = load_theme(theme)
     players = int(state.s[S_N])
     if state.s[S_OVER]:
@@ -218,7 +223,7 @@ def _start(theme, state, seat, seed, strategy):
         raise ValueError("seed must be between -1 (the state's own stream) and 2**63 - 1")
     start = new_states(1)
     start[0] = state
-    return theme, copies(start).bytes[0], resolve_strategy(strategy, players, theme.id)
+    return theme, copies(start).words[0], resolve_strategy(strategy, players, theme.id)
 
 
 def sample_worlds(theme, state, seat, seed, worlds, strategy=DEFAULT_PRESET) -> np.recarray:
