@@ -11,14 +11,22 @@ from simcore.engine.board import (
     count_in_hand,
     count_playable_as,
     find_name_in_play,
+    kept_reach,
     n_alive,
-    reach,
     revealed_dead,
     role_total,
 )
 from simcore.engine.jit import njit
 from simcore.engine.rng import rng_below, rng_coin
-from simcore.engine.state import S_BANGS, S_N
+from simcore.engine.state import (
+    S_BANGS,
+    S_ENEMY_FOR,
+    S_ENEMY_LIFE0,
+    S_ENEMY_VER,
+    S_LAYOUT,
+    S_N,
+    S_RECORD,
+)
 from simcore.engine.vocab import (
     A_DISCARD_TWO_HEAL,
     CF_BEER,
@@ -146,7 +154,15 @@ def enemy_of(G, w, p, q, certain, turned, alone):
 
 @njit(cache=True, inline="always")
 def fill_enemy(G, w, p):
-    """G.enemy[q] = enemy_of(p, q) for every seat, computed once per decision."""
+    """G.enemy[q] = enemy_of(p, q) for every seat (w: p's parameters), computed anew when
+    p or what the scores read changed since the last time (the record, the living, the
+    cards in play, the leader's life: S_ENEMY_*)."""
+    ver = G.s[S_RECORD] + G.s[S_LAYOUT]
+    if G.s[S_ENEMY_FOR] == p + 1 and G.s[S_ENEMY_VER] == ver and G.s[S_ENEMY_LIFE0] == G.life[0]:
+        return
+    G.s[S_ENEMY_FOR] = p + 1
+    G.s[S_ENEMY_VER] = ver
+    G.s[S_ENEMY_LIFE0] = G.life[0]
     r = G.role[p]
     certain = (r == R_LEADER or r == R_DEPUTY) and all_unknowns_hostile(G, p)
     turned = r == R_RENEGADE and renegade_turned(G, w)
@@ -164,7 +180,7 @@ def card_value(G, T, w, p, c):
     if e == E_BARREL or e == E_SCOPE or e == E_MUSTANG or e == E_WEAPON or e == E_VOLCANIC:
         if find_name_in_play(G, T, p, T.card_name[c]) >= 0:
             return 0.5
-        if e == E_WEAPON and T.card_value[c] <= reach(G, T, p):
+        if e == E_WEAPON and T.card_value[c] <= kept_reach(G, T, p):
             return 1.0
     if w[P_VALUE_SPARE] != 0.0:
         others = 0  # c itself may be in the hand (a discard) or not (a pick): not counted
@@ -395,7 +411,7 @@ def choose_action(G, T, p, n):
     w = G.w[p]
     fill_enemy(G, w, p)
     beer_works = n_alive(G) >= T.rules[RU_BEER_MIN_PLAYERS]
-    my_reach = reach(G, T, p)
+    my_reach = kept_reach(G, T, p)
     best = -1
     best_s = 0.0
     for k in range(n):

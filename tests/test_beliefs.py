@@ -7,7 +7,7 @@ from scenario import FIVE, SEVEN, Table
 
 from simcore.engine import kernel
 from simcore.engine.play import NO_FEATURE, play_games
-from simcore.engine.state import S_DECK_N, S_DISC_N, S_N, S_OVER, new_states
+from simcore.engine.state import S_DECK_N, S_DISC_N, S_ENEMY_FOR, S_N, S_OVER, new_states
 from simcore.engine.tables import pack_tables
 from simcore.engine.theme import load_theme
 from simcore.engine.vocab import RU_TURN_CAP
@@ -172,6 +172,7 @@ def permute_hidden(G, p, rng):
     rng.shuffle(roles)
     for q, r in zip(hidden, roles, strict=True):
         G.role[q] = r
+    G.s[S_ENEMY_FOR] = 0  # the bots' enemy scores computed anew, not kept from before
 
 
 # smart with every parameter of issue 11 item 6 away from its default (which plays as before)

@@ -12,6 +12,7 @@ from simcore.studies.bench import TARGETS
 def test_bench_writes_table_and_json(tmp_path):
     out = tmp_path / "sub" / "bench.json"
     args = ["bench", "--games", "64", "--target-games", "128", "--run-games", "500", "--no-cold"]
+    args += ["--continuation-states", "4"]
     done = CliRunner().invoke(app, [*args, "--json", str(out)])
     assert done.exit_code == 0, done.output
     assert "efficiency" in done.output and "warm_start_seconds" in done.output
@@ -31,5 +32,10 @@ def test_bench_writes_table_and_json(tmp_path):
     assert result["run"]["games"] == 500 and 0 < result["run"]["peak_rss_gib"] < 4
     assert result["run"]["cpu_seconds"] > 0 and "load_average_before" in result
     assert 0 < result["warm_start_seconds"]
+    assert 0 < result["ceiling_ratio"] and 0 < result["cpu_ceiling_ratio"]
+    assert "ceiling ratio" in done.output and "continuations, classic 5p" in done.output
+    c = result["continuations"]
+    assert c["states"] == 4 and c["worlds"] == 100 and c["continuations_per_s"] > 0
+    assert c["mean_turns_played_on"] > 0
     measured = {t["name"] for t in result["targets"]}
     assert measured == set(TARGETS) - {"cold_start_seconds"}

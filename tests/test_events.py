@@ -5,10 +5,13 @@ import numpy as np
 import pytest
 from scenario import HEART, Table, table
 
+from simcore.engine import kernel
 from simcore.engine.events import event_names
-from simcore.engine.play import play_games
-from simcore.engine.state import N_EV
+from simcore.engine.play import NO_FEATURE, play_games
+from simcore.engine.state import N_EV, QUIET, new_states
+from simcore.engine.tables import pack_tables
 from simcore.engine.theme import load_theme, shipped_themes
+from strategies.presets import resolve_strategy
 
 
 def counts(t: Table) -> dict[str, int]:
@@ -87,3 +90,33 @@ def test_played_games_count_consistently(theme):
     assert np.array_equal(block.events, again.events) and np.array_equal(block.used, again.used)
     plain = play_games(loaded, 5, 300, seed=11, strategy="smart")
     assert np.array_equal(plain.winner, block.winner) and plain.events.shape == (300, 0)
+
+
+def test_without_event_counts_the_pile_shares_are_skipped_and_the_games_are_the_same():
+    """play_games without events sets state.QUIET: the kernel skips the pile shares (which
+    it still counts with events) and plays the same games."""
+    theme = load_theme("classic")
+    strat = resolve_strategy("smart")
+    T = pack_tables(theme.tables)[0]
+    pool = np.arange(len(theme.character_names), dtype=np.int64)
+    shares = [i for i, n in enumerate(event_names()) if n.endswith("expected_passing_ppm")]
+    checks = [i for i, n in enumerate(event_names()) if n.endswith("_checks")]
+    totals = {}
+    for flags in (0, QUIET):
+        G = new_states(1)[0]
+        made = shared = 0
+        for g in range(20):
+            with np.errstate(over="ignore"):
+                kernel.play_game(
+                    G, T, strat.matrix, pool, strat.role_preset, NO_FEATURE, 5, 4, g, flags
+                )
+            made += int(G.ev[checks].sum())
+            shared += int(G.ev[shares].sum())
+        totals[flags] = made, shared
+    assert totals[0][0] == totals[QUIET][0] > 0
+    assert totals[0][1] > 0 and totals[QUIET][1] == 0
+    quiet = play_games("classic", 5, 300, 4, strategy="smart")
+    loud = play_games("classic", 5, 300, 4, strategy="smart", events=True)
+    for f in quiet._fields:
+        if f not in ("events", "used"):
+            assert np.array_equal(getattr(quiet, f), getattr(loud, f)), f

@@ -4,7 +4,7 @@ Shared by the rules kernel and the strategies; nothing here changes the state.
 """
 
 from simcore.engine.jit import njit
-from simcore.engine.state import S_N
+from simcore.engine.state import S_ALIVE_N, S_LAYOUT, S_N, S_REACH, S_REACH_FOR
 from simcore.engine.vocab import (
     A_BANG_MISSED_SWAP,
     A_BUILTIN_MUSTANG,
@@ -33,10 +33,7 @@ def next_alive(G, p):
 
 @njit(cache=True, inline="always")
 def n_alive(G):
-    k = 0
-    for q in range(G.s[S_N]):
-        k += G.alive[q]
-    return k
+    return G.s[S_ALIVE_N]
 
 
 @njit(cache=True)
@@ -135,6 +132,22 @@ def reach(G, T, p):
     if w < 0:
         return 1
     return T.card_value[G.table[p, w]]
+
+
+@njit(cache=True, inline="always")
+def layout_key(G, p):
+    """Seat p at this layout of cards in play and living players (S_LAYOUT), never 0."""
+    return (G.s[S_LAYOUT] << 3) + p + 1
+
+
+@njit(cache=True, inline="always")
+def kept_reach(G, T, p):
+    """reach(G, T, p), kept while the layout stays."""
+    key = layout_key(G, p)
+    if G.s[S_REACH_FOR] != key:
+        G.s[S_REACH] = reach(G, T, p)
+        G.s[S_REACH_FOR] = key
+    return G.s[S_REACH]
 
 
 @njit(cache=True, inline="always")

@@ -30,7 +30,8 @@ def njit(func=None, *, cache: bool = True, **options):
     def wrap(f):
         if config.DISABLE_JIT:
             return f
-        targetoptions = {"nopython": True, "boundscheck": None, **options}
+        # error_model "numpy": no zero-division checks (the kernel never divides by zero)
+        targetoptions = {"nopython": True, "boundscheck": None, "error_model": "numpy", **options}
         dispatcher = KernelDispatcher(py_func=f, locals={}, targetoptions=targetoptions)
         if cache:
             dispatcher.enable_caching()

@@ -17,9 +17,10 @@ from simcore.engine.board import (
     find_playable_as,
     find_weapon,
     hostiles_alive,
+    kept_reach,
+    layout_key,
     n_alive,
     next_alive,
-    reach,
     unlimited_bangs,
 )
 from simcore.engine.jit import njit
@@ -46,6 +47,8 @@ from simcore.engine.state import (
     EV_DMG,
     EV_LETHAL_TWO_LEFT_BEER,
     EV_STOLEN,
+    QUIET,
+    S_ALIVE_N,
     S_BANGS,
     S_CAPPED,
     S_CHECKED,
@@ -53,11 +56,16 @@ from simcore.engine.state import (
     S_DECK_N,
     S_DEFER,
     S_DISC_N,
+    S_DIST_FOR,
+    S_ENEMY_FOR,
     S_ERR,
     S_FEATURED,
+    S_LAYOUT,
     S_N,
     S_NC,
     S_OVER,
+    S_QUIET,
+    S_RECORD,
     S_ROUNDS,
     S_TEMPERED,
     S_TURN,
@@ -230,6 +238,7 @@ def take_from_hand(G, p, i):
 
 @njit(cache=True)
 def take_from_table(G, p, slot):
+    G.s[S_LAYOUT] += 1
     last = G.table_n[p] - 1
     c = G.table[p, slot]
     G.table[p, slot] = G.table[p, last]
@@ -240,6 +249,7 @@ def take_from_table(G, p, slot):
 
 @njit(cache=True)
 def put_in_play(G, p, c):
+    G.s[S_LAYOUT] += 1
     G.table[p, G.table_n[p]] = c
     G.table_n[p] += 1
 
@@ -280,7 +290,7 @@ def check(G, T, p, bit, good):
     """[C-28] draw!: the top card is revealed and discarded; its face passes predicate `bit`
     or not. [A-08] Lucky Duke flips two, keeps the result he prefers (`good`: passing is
     what he wants), and discards both. Counts the check in G.ev (count_check)."""
-    e1 = pile_share(G, T, bit)
+    e1 = pile_share(G, T, bit) if G.s[S_QUIET] == 0 else 0
     c1 = draw_card(G)
     if G.ability[p] != A_DOUBLE_CHECK:
         if c1 < 0:
@@ -289,7 +299,7 @@ def check(G, T, p, bit, good):
         ok = (T.card_check[c1] & bit) != 0
         count_check(G, bit, ok, 1, 1 if ok else 0, e1)
         return ok
-    e2 = pile_share(G, T, bit)
+    e2 = pile_share(G, T, bit) if G.s[S_QUIET] == 0 else 0
     c2 = draw_card(G)
     ok1 = c1 >= 0 and (T.card_check[c1] & bit) != 0
     ok2 = c2 >= 0 and (T.card_check[c2] & bit) != 0
@@ -353,6 +363,7 @@ def record(G, actor, target, hostile):
     as law-side; a law player or the renegade attacked, as outlaw-side."""
     if actor == target:
         return
+    G.s[S_RECORD] += 1
     sign = -1.0 if hostile else 1.0
     side = -sign if G.role[target] == R_OUTLAW else sign
     G.belief[target, actor] = min(3.0, max(-3.0, G.belief[target, actor] + side))
@@ -410,6 +421,8 @@ def eliminate(G, T, p, killer, effect):
     """[C-22] [C-23] [C-24] [A-15] Out of the game: the role is revealed, every card goes to
     the discard pile (or to Vulture Sam); then the outlaw bounty or the leader's penalty."""
     G.alive[p] = 0
+    G.s[S_ALIVE_N] -= 1
+    G.s[S_LAYOUT] += 1
     G.life[p] = 0
     n = G.s[S_N]
     sam = -1
@@ -698,9 +711,13 @@ def add_action(G, n, i, tgt, opt):
 
 @njit(cache=True, inline="always")
 def distances_and_reach(G, T, p):
-    """Fill G.dist with p's distances (fill_distances) and return p's reach."""
-    fill_distances(G, T, p)
-    return reach(G, T, p)
+    """Fill G.dist with p's distances (fill_distances) and return p's reach; kept while
+    nothing they depend on changes (S_LAYOUT)."""
+    key = layout_key(G, p)
+    if G.s[S_DIST_FOR] != key:
+        fill_distances(G, T, p)
+        G.s[S_DIST_FOR] = key
+    return kept_reach(G, T, p)
 
 
 @njit(cache=True)
@@ -984,7 +1001,7 @@ def draw_phase(G, T, p):
         return
     for j in range(k):
         shown = ab == A_DRAW_EXTRA_ON_CHECK and j == 1  # [A-02] the second card is shown
-        e = pile_share(G, T, CHK_DRAW_EXTRA) if shown else 0
+        e = pile_share(G, T, CHK_DRAW_EXTRA) if shown and G.s[S_QUIET] == 0 else 0
         c = draw_card(G)
         if c < 0:
             return
@@ -1012,6 +1029,14 @@ def pass_dynamite(G, T, p, c):
 def start_of_turn(G, T, p):
     """[C-29] [S-32] Dynamite, then A New Hope, then Jail (checked last). Returns False when
     p does not go on to draw and play."""
+    found = False  # one look at p's cards in play for the three, which most turns lack
+    for i in range(G.table_n[p]):
+        e = T.card_effect[G.table[p, i]]
+        if e == E_DYNAMITE or e == E_NEW_HOPE or e == E_JAIL:
+            found = True
+            break
+    if not found:
+        return True
     slot = find_in_play(G, T, p, E_DYNAMITE)
     if slot >= 0:
         c = take_from_table(G, p, slot)
@@ -1075,6 +1100,8 @@ def take_turn(G, T, p):
 
 # --- a game -----------------------------------------------------------------------------
 
+NO_STOP = 1 << 62  # play_on's `stop`: play to the end
+
 
 @njit(cache=True)
 def setup_game(G, T, W, pool, role_preset, feature, players, seed, game, checked):
@@ -1082,14 +1109,17 @@ def setup_game(G, T, W, pool, role_preset, feature, players, seed, game, checked
     a shuffled deck and starting hands of as many cards as life. feature = (character,
     role), -1 for none/any: that character sits at a uniformly random seat (of that role),
     the others are dealt from the pool (which must not hold it); G.s[S_FEATURED] = its seat
-    or -1. Without a feature no random number is spent on it: the same games as before."""
+    or -1. Without a feature no random number is spent on it: the same games as before.
+    checked: true or 1 for checked mode, plus QUIET (2) when no one reads the event counts."""
     rng_seed(G.rng, seed, game)
     nc = T.n_cards
     G.s[:] = 0
     G.s[S_N] = players
     G.s[S_NC] = nc
     G.s[S_WINNER] = W_NONE
-    G.s[S_CHECKED] = 1 if checked else 0
+    flags = np.int64(checked)
+    G.s[S_CHECKED] = flags & 1
+    G.s[S_QUIET] = 1 if flags & QUIET else 0
     G.hand[:, :] = -1
     G.table[:, :] = -1
     G.deck[:] = -1
@@ -1150,8 +1180,8 @@ def setup_game(G, T, W, pool, role_preset, feature, players, seed, game, checked
         G.life[q] = life
         G.max_life[q] = life
         G.alive[q] = 1
-        G.preset[q] = role_preset[G.role[q]]
-        G.w[q, :] = W[G.preset[q], :]
+    G.s[S_ALIVE_N] = players
+    seat_strategies(G, W, role_preset)
     G.buf[:] = -1
     for i in range(nc):
         G.deck[i] = i
@@ -1162,13 +1192,35 @@ def setup_game(G, T, W, pool, role_preset, feature, players, seed, game, checked
 
 
 @njit(cache=True)
+def seat_strategies(G, W, role_preset):
+    """Each seat plays the row role_preset[its role] of the strategy matrix W (the bots'
+    enemy scores then need computing anew)."""
+    for q in range(G.s[S_N]):
+        G.preset[q] = role_preset[G.role[q]]
+        G.w[q, :] = W[G.preset[q], :]
+    G.s[S_ENEMY_FOR] = 0
+
+
+@njit(cache=True)
 def play_game(G, T, W, pool, role_preset, feature, players, seed, game, checked):
     """[C-05] The leader plays first, then clockwise over the living, until the game ends or
     the turn cap ends it as `capped`."""
     setup_game(G, T, W, pool, role_preset, feature, players, seed, game, checked)
     verify(G, T)
-    p = 0
+    play_on(G, T, NO_STOP)
+
+
+@njit(cache=True)
+def play_on(G, T, stop):
+    """Play turns from the start of seat G.s[S_CUR]'s turn until the game ends (or the turn
+    cap ends it as `capped`), or pause once G.s[S_TURN] reaches `stop`: G.s[S_CUR] is then
+    the seat whose turn comes next, so play_on(G, T, NO_STOP) later plays the same game on.
+    In checked mode an ended game without exactly one winning side is an error."""
+    p = G.s[S_CUR]
     while G.s[S_ERR] == 0:
+        if G.s[S_TURN] >= stop:
+            G.s[S_CUR] = p
+            return
         if G.s[S_TURN] >= T.rules[RU_TURN_CAP]:
             G.s[S_CAPPED] = 1
             break
@@ -1180,7 +1232,7 @@ def play_game(G, T, W, pool, role_preset, feature, players, seed, game, checked)
         if G.s[S_OVER] or G.s[S_CAPPED]:
             break
         p = next_alive(G, p)
-    if checked and G.s[S_ERR] == 0 and G.s[S_CAPPED] == 0:
+    if G.s[S_CHECKED] and G.s[S_ERR] == 0 and G.s[S_CAPPED] == 0:
         w = G.s[S_WINNER]
         if G.s[S_OVER] != 1 or not (w == W_LEADER or w == W_OUTLAW or w == W_RENEGADE):
             G.s[S_ERR] = ERR_WINNER
@@ -1189,11 +1241,18 @@ def play_game(G, T, W, pool, role_preset, feature, players, seed, game, checked)
 # --- checked mode -------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def verify(G, T):
-    """Checked mode: every card in exactly one place, 0 < life <= max for the living, the
-    dead at 0 life holding nothing. Records the first violation in G.s[S_ERR]."""
-    if G.s[S_CHECKED] == 0 or G.s[S_ERR] != 0:
+    """Checked mode: check_invariants (the unchecked kernel pays one test, not a call)."""
+    if G.s[S_CHECKED]:
+        check_invariants(G, T)
+
+
+@njit(cache=True)
+def check_invariants(G, T):
+    """Every card in exactly one place, 0 < life <= max for the living, the dead at 0 life
+    holding nothing. Records the first violation in G.s[S_ERR]."""
+    if G.s[S_ERR] != 0:
         return
     nc = G.s[S_NC]
     seen = np.zeros(nc, np.int64)

@@ -27,7 +27,22 @@ S_TEMPERED = 13  # 1 once a `tempered` player has repeated a card this turn
 S_ROUNDS = 14  # rounds begun: turns the leader has started (the game ends with his death)
 S_DEFER = 15  # 1 while a card's two effects resolve: hand_emptied waits ([S-06])
 S_FEATURED = 16  # the featured character's seat (setup_game's `feature`), -1 for none
-N_S = 17
+# what distances and reach depend on changes (a card put in play or taken from it, a player
+# eliminated): kernel.distances_and_reach keeps G.dist while this stays
+S_LAYOUT = 17
+S_DIST_FOR = 18  # (S_LAYOUT << 3) + seat + 1 of the distances in G.dist; 0: none
+S_REACH = 19  # the reach of seat S_REACH_FOR (board.kept_reach)
+S_ALIVE_N = 20  # players alive
+S_RECORD = 21  # changes of the public record and the private beliefs (kernel.record)
+# policy.fill_enemy keeps G.enemy while its inputs stay: for seat S_ENEMY_FOR - 1 (0: none),
+# at S_RECORD + S_LAYOUT = S_ENEMY_VER and the leader's life S_ENEMY_LIFE0
+S_ENEMY_FOR = 22
+S_ENEMY_VER = 23
+S_ENEMY_LIFE0 = 24
+S_REACH_FOR = 25  # (S_LAYOUT << 3) + seat + 1 of S_REACH; 0: none
+S_QUIET = 26  # 1: no one reads the event counts, whose pile shares are then not computed
+N_S = 27
+QUIET = 2  # kernel.setup_game's `checked` flag for S_QUIET (1 is checked mode)
 
 # event counts kept per game in State.ev (simcore.engine.events names them): for each "draw!" kind
 # k (the bit order of vocab.CHK_*: barrel, jail, dynamite, draw_extra, new_hope), at

@@ -9,6 +9,11 @@
   wall time and peak memory (RSS).
 - Start: the seconds from a fresh process to the end of a one-game `bangsim run`, with a
   warm numba cache and (`cold`) with an empty one (the whole kernel compiles).
+- The ceiling ratio: the targets' games/s on one thread over the 85,000 games/s per core
+  of a stripped kernel (BANG!, Missed!, Beer and weapons only; DESIGN.md "Speed").
+- Continuations (simcore.engine.continuation): classic 5p `smart` games paused at uniformly
+  random turns, each played on in `continuation_worlds` worlds redealt from the seat to
+  move's view, on one thread: continuations per second.
 - Optionally (`event_pairs`) what the event counts and files cost (bench_events).
 
 Everything is printed as it is measured, then as one table against the targets; `--json`
@@ -42,6 +47,7 @@ BENCH_PLAYERS = (4, 7)
 BENCH_STRATEGIES = ("smart", "tuned")
 WARMUP_GAMES = 2_000
 GIB = 2**30
+CEILING_GAMES_PER_S = 85_000  # the stripped kernel's games/s per core (DESIGN.md "Speed")
 
 # issue 12's targets on a 2-core machine, warm cache, classic 5 players smart
 TARGETS = {
@@ -61,10 +67,19 @@ class Settings:
     run_games: int = 1_000_000  # games of the `bangsim run` timing; 0 skips it
     cold: bool = True  # time a start with an empty numba cache (the kernel compiles)
     event_pairs: int = 0  # alternating off/on pairs of the event-cost timing; 0 skips it
+    continuation_states: int = 200  # paused games of the continuation timing
+    continuation_worlds: int = 100  # worlds played on from each
     seed: int = 1
 
 
-QUICK = Settings(games=2_000, target_games=20_000, run_games=100_000, cold=False)
+QUICK = Settings(
+    games=2_000,
+    target_games=20_000,
+    run_games=100_000,
+    cold=False,
+    continuation_states=20,
+    continuation_worlds=50,
+)
 
 
 def time_games(theme, players: int, games: int, seed: int, threads: int, strategy: str):
@@ -106,6 +121,46 @@ def throughput(theme, players: int, strategy: str, games: int, seed: int) -> dic
         "mean_turns": turns / games,
         "capped": int(np.count_nonzero(every.capped)),
     }
+
+
+def continuation_rate(states: int, worlds: int, seed: int) -> dict[str, Any]:
+    """Continuations per second (wall and CPU) on one thread: `states` classic 5p `smart`
+    games paused at a uniformly random turn before their end, each played on in `worlds`
+    worlds seen from the seat to move (continue_worlds)."""
+    from simcore.engine.continuation import continue_worlds, paused_games
+    from simcore.engine.play import play_games
+    from simcore.engine.state import S_CUR, S_TURN
+    from simcore.engine.theme import load_theme
+
+    theme = load_theme(THEME)
+    turns = play_games(theme, PLAYERS, states, seed, strategy=STRATEGY).turns.astype(np.int64)
+    stops = np.random.default_rng(seed).integers(0, turns)
+    paused = paused_games(theme, PLAYERS, seed, np.arange(states), stops, strategy=STRATEGY)
+    cores = numba.config.NUMBA_NUM_THREADS
+    numba.set_num_threads(1)
+    continue_worlds(theme, paused[0], int(paused[0].s[S_CUR]), 10, seed, strategy=STRATEGY)
+    wall, cpu, played = time.perf_counter(), time.process_time(), 0
+    for G in paused:
+        out = continue_worlds(theme, G, int(G.s[S_CUR]), worlds, seed, strategy=STRATEGY)
+        played += int(out.turns.sum() - worlds * G.s[S_TURN])
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    numba.set_num_threads(cores)
+    n = states * worlds
+    return {
+        "states": states,
+        "worlds": worlds,
+        "continuations_per_s": n / wall,
+        "cpu_continuations_per_s": n / cpu,
+        "mean_paused_turn": float(stops.mean()),
+        "mean_turns_played_on": played / n,
+    }
+
+
+def continuation_line(c: dict[str, Any]) -> str:
+    rate = f"{c['continuations_per_s']:,.0f}/s ({c['cpu_continuations_per_s']:,.0f} per CPU-s)"
+    where = f"{c['states']} states paused at turn {c['mean_paused_turn']:.1f} on average"
+    on = f"{c['worlds']} worlds each, {c['mean_turns_played_on']:.1f} turns played on"
+    return f"continuations, {THEME} {PLAYERS}p {STRATEGY}, 1 thread: {rate}, {where}, {on}"
 
 
 def bangsim_command(args: list[str], cache_dir: str | None = None) -> tuple[float, float, float]:
@@ -180,6 +235,14 @@ def bench(settings: Settings, say=print) -> dict[str, Any]:
     target = throughput(load_theme(THEME), PLAYERS, STRATEGY, settings.target_games, settings.seed)
     say(row_line(target))
     result["target"] = target
+    result["ceiling_ratio"] = target["games_per_s_1_thread"] / CEILING_GAMES_PER_S
+    result["cpu_ceiling_ratio"] = target["cpu_games_per_s_1_thread"] / CEILING_GAMES_PER_S
+    say(ceiling_line(result))
+    if settings.continuation_states > 0:
+        result["continuations"] = continuation_rate(
+            settings.continuation_states, settings.continuation_worlds, settings.seed
+        )
+        say(continuation_line(result["continuations"]))
     result["peak_rss_gib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / GIB
     if settings.run_games > 0:
         result["run"] = run_folder(settings.run_games, settings.seed)
@@ -210,6 +273,14 @@ def row_line(row: dict[str, Any]) -> str:
         f"efficiency {100 * row['efficiency']:5.1f}% (by CPU time {100 * row['cpu_efficiency']:.1f}%)  "
         f"{row['us_per_turn']:.3f} us/turn  "
         f"{row['mean_turns']:.1f} turns/game  ({row['games']:,} games)"
+    )
+
+
+def ceiling_line(result: dict[str, Any]) -> str:
+    return (
+        f"ceiling ratio ({THEME} {PLAYERS}p {STRATEGY}, 1 thread / the stripped kernel's "
+        f"{CEILING_GAMES_PER_S:,} games/s per core): {result['ceiling_ratio']:.2f} "
+        f"(by CPU time {result['cpu_ceiling_ratio']:.2f})"
     )
 
 
@@ -280,6 +351,9 @@ def table(result: dict[str, Any]) -> str:
     busy = load > 0.5 * result["cores"]  # half the cores' worth of other work
     shared = " (others were using the machine: wall-clock figures are low)" if busy else ""
     lines.append(f"load average before the bench {load:.1f}{shared}")
+    lines.append(ceiling_line(result))
+    if "continuations" in result:
+        lines.append(continuation_line(result["continuations"]))
     lines.append(f"bench process peak RSS {result['peak_rss_gib']:.2f} GiB")
     return "\n".join(lines)
 

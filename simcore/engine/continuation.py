@@ -1,0 +1,280 @@
+"""Copy a game paused between turns, redeal what one seat cannot see, and play it on.
+
+The base of a player that searches by rollouts: at a decision, sample worlds consistent
+with what its seat can see and play each out with base strategies. A paused state
+(kernel.play_on with a `stop`) is copied (as int64 words: Copies), its hidden parts replaced
+(resample_hidden: the other seats' hands and the draw pile's order, and the hidden roles,
+redealt uniformly at random from what the seat cannot tell apart), every seat given the
+strategy its (new) role plays, and played to the end (continue_game), each world on its
+own random stream keyed by (seed, world).
+
+What the seat sees stays as it was: its own hand and role, every card in play, the discard
+pile, life and max life, characters, who is alive, the leader's role and the roles of the
+eliminated, how many cards each hand and the draw pile hold, the public record (karma).
+Not conditioned on (ASSUMPTION, for the search to weight if it wants): what the seat saw
+in passing (a card it drew and put back as Kit Carlson, a General Store's cards now in
+hands) and what the others' play so far hints at their roles; the others' private
+observations (belief) are kept as they are.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import config, get_thread_id, prange
+
+from simcore.engine.jit import njit
+from simcore.engine.kernel import NO_STOP, play_on, seat_strategies, setup_game, shuffle, verify
+from simcore.engine.limits import BLOCK
+from simcore.engine.play import NO_FEATURE, CheckedModeError, character_pool, check_players
+from simcore.engine.rng import rng_below, rng_seed
+from simcore.engine.state import (
+    ERRORS,
+    QUIET,
+    S_CAPPED,
+    S_DECK_N,
+    S_ERR,
+    S_N,
+    S_OVER,
+    S_TURN,
+    S_WINNER,
+    STATE_DTYPE,
+    new_states,
+)
+from simcore.engine.tables import pack_tables
+from simcore.engine.theme import Theme, load_theme
+from simcore.engine.vocab import R_LEADER
+from strategies.presets import DEFAULT_PRESET, Strategy, resolve_strategy
+
+
+class Copies(NamedTuple):
+    """State records and the same memory as int64 words, a row per record (copies()): njit
+    code copies a state as words."""
+
+    s: np.recarray
+    words: np.ndarray
+
+
+# a copy takes every field but the legal-play scratch at the end of the record (act_*, 24 KB
+# of 45), which legal_actions writes before anything reads it
+COPIED = STATE_DTYPE.fields["act_idx"][1] // 8
+
+
+def copies(states: np.recarray) -> Copies:
+    return Copies(states, states.view(np.int64).reshape(len(states), STATE_DTYPE.itemsize // 8))
+
+
+@njit(cache=True)
+def resample_hidden(G, seat):
+    """Redeal what `seat` cannot see, with G's random stream: the cards in the other seats'
+    hands and in the draw pile, shuffled together and dealt back in the same counts (hands
+    in seat order, then the pile); the roles of the living seats but `seat` and the leader,
+    permuted among them."""
+    n = G.s[S_N]
+    m = 0
+    for i in range(G.s[S_DECK_N]):
+        G.buf[m] = G.deck[i]
+        m += 1
+    for q in range(n):
+        if q != seat:
+            for i in range(G.hand_n[q]):
+                G.buf[m] = G.hand[q, i]
+                m += 1
+    shuffle(G, G.buf, m)
+    m = 0
+    for q in range(n):
+        if q != seat:
+            for i in range(G.hand_n[q]):
+                G.hand[q, i] = G.buf[m]
+                m += 1
+    for i in range(G.s[S_DECK_N]):
+        G.deck[i] = G.buf[m]
+        m += 1
+    G.buf[:m] = -1
+    k = 0  # the hidden seats, listed in G.buf
+    for q in range(n):
+        if q != seat and G.alive[q] and G.role[q] != R_LEADER:
+            G.buf[k] = q
+            k += 1
+    for i in range(k - 1, 0, -1):
+        j = rng_below(G.rng, i + 1)
+        t = G.role[G.buf[i]]
+        G.role[G.buf[i]] = G.role[G.buf[j]]
+        G.role[G.buf[j]] = t
+    G.buf[:k] = -1
+
+
+@njit(cache=True)
+def new_world(G, T, W, role_preset, seat, seed, world):
+    """Make paused G world `world` of (seed) seen from `seat`: its hidden parts redealt (seat
+    -1: none), every seat playing W[role_preset[its role]]. Seed -1: G keeps its own random
+    stream (and, with seat -1, goes on as the paused game would have)."""
+    if seed >= 0:
+        rng_seed(G.rng, seed, world)
+    if seat >= 0:
+        resample_hidden(G, seat)
+    seat_strategies(G, W, role_preset)
+    verify(G, T)
+
+
+@njit(cache=True)
+def continue_game(G, T, W, role_preset, seat, seed, world):
+    """new_world, then play G to its end."""
+    new_world(G, T, W, role_preset, seat, seed, world)
+    play_on(G, T, NO_STOP)
+
+
+@njit(cache=True)
+def new_worlds(start, out, tables, W, role_preset, seat, seed, worlds):
+    """out (Copies) = worlds `worlds` (indices) of the paused `start` (its words), not
+    played on."""
+    for i in range(worlds.shape[0]):
+        out.words[i, :COPIED] = start[:COPIED]
+        new_world(out.s[i], tables[0], W, role_preset, seat, seed, worlds[i])
+
+
+@njit(cache=True)
+def continue_range(start, states, tables, W, role_preset, seat, seed, world0, b, n, out):
+    """Work item b of continue_block: worlds world0 + b*BLOCK .. on the thread's state.
+    out[i] = (winner, turns, capped, error, alive seats as bits)."""
+    t = get_thread_id()
+    G = states.s[t]
+    T = tables[0]
+    for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+        states.words[t, :COPIED] = start[:COPIED]  # a copy of the paused state
+        continue_game(G, T, W, role_preset, seat, seed, world0 + i)
+        out[i, 0] = G.s[S_WINNER]
+        out[i, 1] = G.s[S_TURN]
+        out[i, 2] = G.s[S_CAPPED]
+        out[i, 3] = G.s[S_ERR]
+        alive = 0
+        for q in range(G.s[S_N]):
+            alive |= G.alive[q] << q
+        out[i, 4] = alive
+
+
+@njit(parallel=True, cache=True)
+def continue_block(start, states, tables, W, role_preset, seat, seed, world0, n, out):
+    """n worlds of the paused state `start` (its words: copies(...).words[0]), in parallel
+    on `states` (Copies)."""
+    for b in prange((n + BLOCK - 1) // BLOCK):
+        continue_range(start, states, tables, W, role_preset, seat, seed, world0, b, n, out)
+
+
+@njit(cache=True)
+def pause_games(paused, tables, W, pool, role_preset, players, seed, games, stops, checked):
+    """paused[g] = game games[g] of (seed) played up to turn stops[g] (or its end, earlier)."""
+    T = tables[0]
+    for g in range(games.shape[0]):
+        G = paused[g]
+        setup_game(G, T, W, pool, role_preset, NO_FEATURE, players, seed, games[g], checked)
+        verify(G, T)
+        play_on(G, T, stops[g])
+
+
+class Continuations(NamedTuple):
+    winner: np.ndarray  # int8[n]: vocab.W_*, W_NONE (-1) when capped
+    turns: np.ndarray  # int64[n]: the game's turns, those before the pause included
+    capped: np.ndarray  # bool[n]
+    alive: np.ndarray  # bool[n, players]: alive at the end
+
+
+def paused_games(
+    theme: "Theme | str",
+    players: int,
+    seed: int,
+    games: np.ndarray,
+    stops: np.ndarray,
+    *,
+    strategy: "str | dict[str, str] | Strategy" = DEFAULT_PRESET,
+    checked: bool = False,
+) -> np.recarray:
+    """State records of games `games` of (theme, players, seed) paused at turns `stops`
+    (each the same game play_games plays, up to there; one that ended earlier is over)."""
+    theme = load_theme(theme)
+    check_players(theme, players)
+    strat = resolve_strategy(strategy, players, theme.id)
+    games = np.asarray(games, np.int64)
+    paused = new_states(len(games))
+    with np.errstate(over="ignore"):
+        pause_games(
+            paused,
+            pack_tables(theme.tables),
+            strat.matrix,
+            character_pool(theme, None, players),
+            strat.role_preset,
+            players,
+            seed,
+            games,
+            np.asarray(stops, np.int64),
+            int(checked) | QUIET,
+        )
+    return paused
+
+
+def _start(theme, state, seat, seed, strategy):
+    """(theme, the words of a copy of state, strategy) after the argument checks."""
+    theme = load_theme(theme)
+    players = int(state.s[S_N])
+    if state.s[S_OVER]:
+        raise ValueError("the game is over: nothing to continue")
+    if not -1 <= seat < players:
+        raise ValueError(f"seat {seat} is not at a table of {players}")
+    if not -1 <= seed < 2**63:
+        raise ValueError("seed must be between -1 (the state's own stream) and 2**63 - 1")
+    start = new_states(1)
+    start[0] = state
+    return theme, copies(start).words[0], resolve_strategy(strategy, players, theme.id)
+
+
+def sample_worlds(theme, state, seat, seed, worlds, strategy=DEFAULT_PRESET) -> np.recarray:
+    """State records of worlds `worlds` (indices) of (seed) of the paused `state` seen from
+    `seat` (new_world), ready to play on; `state` itself is left unchanged."""
+    theme, start, strat = _start(theme, state, seat, seed, strategy)
+    worlds = np.asarray(worlds, np.int64)
+    out = new_states(len(worlds))
+    tables = pack_tables(theme.tables)
+    with np.errstate(over="ignore"):
+        new_worlds(start, copies(out), tables, strat.matrix, strat.role_preset, seat, seed, worlds)
+    return out
+
+
+def continue_worlds(
+    theme: "Theme | str",
+    state: np.record,
+    seat: int,
+    worlds: int,
+    seed: int,
+    *,
+    world0: int = 0,
+    strategy: "str | dict[str, str] | Strategy" = DEFAULT_PRESET,
+) -> Continuations:
+    """Play the paused `state` (one record of paused_games) on `worlds` times, worlds
+    world0.. of (seed), each with what `seat` cannot see redealt (seat -1: nothing) and
+    `strategy` at every seat; `state` itself is left unchanged. Seed -1: every world goes on
+    with the state's own random stream (with seat -1: the game as it would have gone on)."""
+    theme, start, strat = _start(theme, state, seat, seed, strategy)
+    players = int(state.s[S_N])
+    out = np.zeros((worlds, 5), np.int64)
+    with np.errstate(over="ignore"):
+        continue_block(
+            start,
+            copies(new_states(config.NUMBA_NUM_THREADS)),
+            pack_tables(theme.tables),
+            strat.matrix,
+            strat.role_preset,
+            seat,
+            seed,
+            world0,
+            worlds,
+            out,
+        )
+    if out[:, 3].any():
+        i = int(np.flatnonzero(out[:, 3])[0])
+        raise CheckedModeError(f"world {world0 + i} (seed {seed}): {ERRORS[int(out[i, 3])]}")
+    bits = np.arange(players)
+    return Continuations(
+        winner=out[:, 0].astype(np.int8),
+        turns=out[:, 1],
+        capped=out[:, 2].astype(bool),
+        alive=((out[:, 4:5] >> bits) & 1).astype(bool),
+    )
