@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import io
 import math
+import re
+import textwrap
 from collections.abc import Sequence
 
 import numpy as np
@@ -20,6 +22,7 @@ from matplotlib.ticker import Formatter, MaxNLocator
 from reports.names import Names
 from simcore.engine import vocab
 
+SIDE_HEADINGS = {"leader": "leader + deputies", "outlaw": "outlaws", "renegade": "renegade"}
 SIDE_COLORS = {"leader": "#2f6db5", "outlaw": "#c2452d", "renegade": "#7b4fa0"}
 ROLE_COLORS = {"leader": "#1f4e8c", "deputy": "#6fa3dc", "outlaw": "#c2452d", "renegade": "#7b4fa0"}
 UP, DOWN, FLAT = "#2f6db5", "#c2452d", "#8a8a8a"  # significant +, significant -, not significant
@@ -35,6 +38,47 @@ SERIES_COLORS = (
 )
 DPI = 100
 STYLE = {"font.size": 10, "axes.titlesize": 11, "axes.labelsize": 10}
+CHAR_EM = 0.6  # a character's mean width in ems (DejaVu Sans), for wrapping before drawing
+LEGEND_SIZE = 9
+MAX_WIDTH = 11.0  # inches: the widest figure (a page is about 11.2 inches of 100 dpi wide)
+
+
+def wrap(text: str, width_in: float, size: float = 10) -> str:
+    """`text` wrapped to lines that fit `width_in` inches at `size` points (each of its
+    own lines wrapped alone; a long word is cut only where it must be)."""
+    chars = max(8, int(width_in * 72 / (size * CHAR_EM)))
+    # a configuration label breaks after a "/" rather than inside a name
+    lines = (textwrap.fill(re.sub("/(?=\\S)", "/\0 ", line), chars) for line in text.split("\n"))
+    return "\n".join(line.replace("\0 ", "").replace("\0", "") for line in lines)
+
+
+def legend_below(fig: Figure, handles: Sequence, labels: Sequence[str]) -> None:
+    """The figure's legend under its panels (outside every plot area), labels wrapped and
+    as many columns as fit the figure's width."""
+    if not labels:
+        return
+    width_pt = fig.get_figwidth() * 72 * 0.95
+    longest = min(max(len(label) for label in labels), 48)
+    per_column = (longest * CHAR_EM + 3.5) * LEGEND_SIZE  # text, handle and gap
+    ncols = int(max(1, min(len(labels), width_pt // per_column, 6)))
+    text_in = width_pt / ncols / 72 - 3.5 * LEGEND_SIZE / 72
+    fig.legend(
+        handles,
+        [wrap(label, text_in, LEGEND_SIZE) for label in labels],
+        loc="outside lower center",
+        ncols=ncols,
+        fontsize=LEGEND_SIZE,
+        frameon=False,
+    )
+
+
+def _title(fig: Figure, text: str) -> None:
+    fig.suptitle(wrap(text, fig.get_figwidth() * 0.95, STYLE["axes.titlesize"] + 1))
+
+
+def _panel_width(ax) -> float:
+    """About the inches a panel's title may take: its share of the figure's width."""
+    return ax.figure.get_figwidth() / ax.get_gridspec().ncols * 0.85
 
 
 def png(fig: Figure) -> bytes:
@@ -54,12 +98,15 @@ def with_series(frame: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _figure(panels: int, ncols: int, panel_w: float, panel_h: float) -> tuple[Figure, list]:
-    ncols = max(1, min(ncols, panels))
+def _figure(
+    panels: int, ncols: int, panel_w: float, panel_h: float, **shared
+) -> tuple[Figure, list]:
+    """A grid of `panels` small multiples, at most `ncols` across and MAX_WIDTH wide."""
+    ncols = max(1, min(ncols, panels, int(MAX_WIDTH // panel_w) or 1))
     nrows = math.ceil(panels / ncols)
-    width = max(panel_w * ncols, 7.0)  # room for the title above even a single panel
-    fig = Figure(figsize=(width, panel_h * nrows + 0.6), layout="constrained")
-    axes = fig.subplots(nrows, ncols, squeeze=False).ravel().tolist()
+    width = min(max(panel_w * ncols, 7.0), MAX_WIDTH)  # room for the title above one panel
+    fig = Figure(figsize=(width, panel_h * nrows + 0.9), layout="constrained")
+    axes = fig.subplots(nrows, ncols, squeeze=False, **shared).ravel().tolist()
     for ax in axes[panels:]:
         ax.set_visible(False)
     return fig, axes[:panels]
@@ -114,7 +161,7 @@ def _series_legend(fig: Figure, series: Sequence[str]) -> None:
             fig.axes[0].plot([], [], "o-", color=SERIES_COLORS[i % len(SERIES_COLORS)])[0]
             for i in range(len(series))
         ]
-        fig.legend(handles, series, loc="outside lower center", ncols=min(4, len(series)))
+        legend_below(fig, handles, series)
 
 
 def rates_by_players(
@@ -125,7 +172,7 @@ def rates_by_players(
     frame = with_series(frame)
     groups = [g for g in order if g in set(frame[by])]
     series = frame["series"].unique(maintain_order=True).to_list()
-    fig, axes = _figure(len(groups), 4, 3.0, 2.9)
+    fig, axes = _figure(len(groups), 4, 2.7, 2.9)
     for ax, group in zip(axes, groups, strict=True):
         part = frame.filter(pl.col(by) == group)
         for i, name in enumerate(series):
@@ -148,14 +195,16 @@ def rates_by_players(
         if "even_share" in part.columns:
             for even in part["even_share"].unique().to_list():
                 ax.axhline(100 * even, color="#999999", linestyle="--", linewidth=1)
-        ax.set_title(label(group).replace(" / ", "\n"))  # one line per theme
+        ax.set_title(  # one line per theme
+            wrap(label(group).replace(" / ", "\n"), _panel_width(ax), STYLE["axes.titlesize"])
+        )
         ax.set_xlabel("players at the table")
         counts = sorted(part["players"].unique().to_list())
         ax.set_xticks(counts)
         ax.set_xlim(counts[0] - 0.5, counts[-1] + 0.5)
         _percent_axis(ax, decimals=0)
     axes[0].set_ylabel("win rate")
-    fig.suptitle(title)
+    _title(fig, title)
     _series_legend(fig, series)
     return fig
 
@@ -192,7 +241,8 @@ def grouped_bars(
     panels = frame[panel].unique(maintain_order=True).to_list()
     bars = frame[bar].unique(maintain_order=True).to_list()
     groups_most = max(frame.filter(pl.col(panel) == p)[group].n_unique() for p in panels)
-    fig, axes = _figure(len(panels), 4, max(3.4, 0.3 * len(bars) * groups_most + 1.2), 3.0)
+    panel_w = min(MAX_WIDTH, max(3.4, 0.3 * len(bars) * groups_most + 1.2))
+    fig, axes = _figure(len(panels), 4, panel_w, 3.0)
     width = 0.8 / max(1, len(bars))
     for ax, value in zip(axes, panels, strict=True):
         part = frame.filter(pl.col(panel) == value)
@@ -222,36 +272,76 @@ def grouped_bars(
             rotation=20,
             ha="right",
         )
-        ax.set_title(str(value))
+        ax.set_title(wrap(str(value), panel_w * 0.85, STYLE["axes.titlesize"]))
         _percent_axis(ax, decimals=0)
     axes[0].set_ylabel("win rate")
-    fig.suptitle(title)
-    fig.legend(
-        *axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=min(4, len(bars))
-    )
+    _title(fig, title)
+    legend_below(fig, *axes[0].get_legend_handles_labels())
     return fig
 
 
 def series_bars_chart(sides: pl.DataFrame, names: Names) -> Figure:
-    """Side win rates side by side per theme / strategy / override, one panel per player count."""
-    frame = with_series(sides).with_columns(
-        (pl.col("players").cast(pl.String) + " players").alias("table")
+    """Side win rates side by side per series (theme / strategy / override): small
+    multiples, one row of panels per player count and one column per side, a bar per
+    series named on its axis (no legend), on one shared percent scale."""
+    frame = with_series(sides).sort("players")
+    series = sorted(frame["series"].unique().to_list())
+    counts = frame["players"].unique().sort().to_list()
+    sides_shown = [s for s in vocab.WINNERS if s in set(frame["side"])]
+    fig, axes = _figure(
+        len(counts) * len(sides_shown),
+        len(sides_shown),
+        MAX_WIDTH / len(sides_shown),  # the series' names take the first column's share
+        0.22 * len(series) + 0.9,
+        sharex=True,
+        sharey=True,
     )
-    return grouped_bars(
-        frame.sort("players"),
-        "table",
-        "side",
-        vocab.WINNERS,
-        names.side,
-        "Side win rates by configuration (95% intervals)",
-    )
+    y = np.arange(len(series))
+    for k, ax in enumerate(axes):
+        players, side = counts[k // len(sides_shown)], sides_shown[k % len(sides_shown)]
+        part = frame.filter((pl.col("players") == players) & (pl.col("side") == side))
+        index = {name: i for i, name in enumerate(series)}
+        rows = part.filter(pl.col("series").is_in(series))
+        ys = [index[name] for name in rows["series"].to_list()]
+        ax.barh(
+            ys,
+            100 * rows["rate"].to_numpy(),
+            0.75,
+            xerr=_err(rows),
+            capsize=2,
+            color=[SERIES_COLORS[i % len(SERIES_COLORS)] for i in ys],
+        )
+        for even in part["even_share"].unique().to_list():
+            ax.axvline(100 * even, color="#999999", linestyle="--", linewidth=1)
+        ax.set_yticks(y, series)
+        if k == 0:  # shared: top to bottom in the order of the grid at a glance
+            ax.invert_yaxis()
+        heading = names.side(side) if len(names.roles) == 1 else SIDE_HEADINGS[side]
+        ax.set_title(wrap(f"{players} players: {heading}", _panel_width(ax), 9.5), fontsize=9.5)
+        _percent_axis(ax, axis="x", decimals=0)
+    _title(fig, "Side win rates by configuration (95% intervals; dashed: an even share)")
+    return fig
+
+
+def heatmap_limit(character_roles: pl.DataFrame) -> float:
+    """The colour scale's end (percentage points) shared by every configuration's heatmap:
+    the largest effect of any character in any role, at least 1."""
+    if character_roles.height == 0:
+        return 1.0
+    largest = character_roles["effect"].abs().fill_nan(None).max()
+    return max(1.0, 100 * float(largest or 0))
 
 
 def effect_heatmap(
-    character_roles: pl.DataFrame, characters: pl.DataFrame, names: Names, config: str
+    character_roles: pl.DataFrame,
+    characters: pl.DataFrame,
+    names: Names,
+    config: str,
+    limit: float | None = None,
 ) -> Figure:
     """Character x role effects (percentage points) for one configuration; * = Holm-significant.
-    Rows ordered by the overall effect, strongest on top."""
+    Rows ordered by the overall effect, strongest on top. `limit`: the colour scale's end,
+    shared across configurations (heatmap_limit); default this configuration's largest."""
     cells = character_roles.filter(pl.col("config") == config)
     theme = cells["theme"][0]
     rows = characters.filter(pl.col("config") == config).sort("effect", descending=True)
@@ -264,8 +354,9 @@ def effect_heatmap(
         i, j = index[row["character"]], roles.index(row["role"])
         values[i, j] = 100 * row["effect"]
         flags[i, j] = row["significant"]
-    limit = max(1.0, float(np.nanmax(np.abs(values))) if np.isfinite(values).any() else 1.0)
-    fig = Figure(figsize=(1.5 * len(roles) + 3.4, 0.34 * len(chars) + 1.6), layout="constrained")
+    if limit is None:
+        limit = heatmap_limit(cells)
+    fig = Figure(figsize=(1.5 * len(roles) + 4.4, 0.34 * len(chars) + 2.0), layout="constrained")
     ax = fig.subplots()
     image = ax.imshow(values, cmap="RdBu", vmin=-limit, vmax=limit, aspect="auto")
     for (i, j), v in np.ndenumerate(values):
@@ -280,12 +371,15 @@ def effect_heatmap(
                 fontsize=8.5,
                 color=color,
             )
-    ax.set_xticks(range(len(roles)), [names.role(r, theme) for r in roles])
+    ax.set_xticks(range(len(roles)), [wrap(names.role(r, theme), 1.4) for r in roles])
     ax.set_yticks(range(len(chars)), chars)
     ax.tick_params(length=0)
-    bar = fig.colorbar(image, ax=ax, shrink=0.8)
-    bar.set_label("win rate minus the role's (percentage points)")
-    ax.set_title(f"{config}: character effect within each role (* Holm-significant)")
+    bar = fig.colorbar(image, ax=ax)
+    bar.set_label(
+        wrap("win rate minus the role's (percentage points; one scale for every configuration)",
+             0.3 * len(chars) + 1.0)
+    )  # fmt: skip
+    _title(fig, f"{config}: character effect within each role (* Holm-significant)")
     return fig
 
 
@@ -313,10 +407,11 @@ def forest(frame: pl.DataFrame, label: str, title: str, xlabel: str, ax=None) ->
     )
     ax.scatter(effect, y, c=colors, s=22, zorder=3)
     ax.set_yticks(y, frame[label].cast(pl.String).to_list())
-    ax.set_xlabel(xlabel)
+    width = ax.figure.get_figwidth() * 0.85 if own else _panel_width(ax)
+    ax.set_xlabel(wrap(xlabel, width))
     ax.grid(True, axis="x", color="#dddddd", linewidth=0.7)
     ax.set_axisbelow(True)
-    ax.set_title(title)
+    ax.set_title(wrap(title, width, STYLE["axes.titlesize"]))
     return fig if own else None
 
 
@@ -331,9 +426,11 @@ def effect_forest(characters: pl.DataFrame, config: str) -> Figure:
 
 
 def seat_chart(seats: pl.DataFrame, names: Names) -> Figure:
-    """Win rate by seat (clockwise from the leader) per role, one panel per configuration."""
+    """Win rate by seat (clockwise from the leader) per role, one panel per configuration,
+    on one shared percent scale."""
     configs = seats["config"].unique(maintain_order=True).to_list()
-    fig, axes = _figure(len(configs), 4, 3.2, 2.9)
+    fig, axes = _figure(len(configs), 4, 2.75, 2.9, sharey=True)
+    themes = seats["theme"].unique().to_list()
     for ax, config in zip(axes, configs, strict=True):
         part = seats.filter(pl.col("config") == config)
         theme = part["theme"][0]
@@ -349,55 +446,65 @@ def seat_chart(seats: pl.DataFrame, names: Names) -> Figure:
                     capsize=3,
                     markersize=4,
                 )
-        ax.set_title(config)
-        ax.set_xlabel(f"seats clockwise from the {names.role('leader', theme)}")
+        ax.set_title(wrap(config, _panel_width(ax), STYLE["axes.titlesize"]))
+        ax.set_xlabel(wrap(f"seats clockwise from the {names.role('leader', theme)}",
+                           _panel_width(ax)))  # fmt: skip
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         _percent_axis(ax, decimals=0)
     axes[0].set_ylabel("win rate")
     roles = [r for r in vocab.ROLES if r in set(seats["role"])]
     handles = [axes[0].plot([], [], "o-", color=ROLE_COLORS[r])[0] for r in roles]
-    fig.legend(
-        handles, [names.role(r) for r in roles], loc="outside lower center", ncols=len(roles)
-    )
-    fig.suptitle("Win rate by seat and role (95% intervals)")
+    theme = themes[0] if len(themes) == 1 else None
+    legend_below(fig, handles, [names.role(r, theme) for r in roles])
+    _title(fig, "Win rate by seat and role (95% intervals)")
     return fig
 
 
 def length_chart(histogram: pl.DataFrame, lengths: pl.DataFrame) -> Figure:
-    """Distribution of game length in turns, one line per configuration."""
-    fig = Figure(figsize=(9.0, 3.8), layout="constrained")
-    ax = fig.subplots()
+    """Distribution of game length in turns: small multiples, one panel per series (theme /
+    strategy / overrides), one line per player count, on shared axes."""
+    histogram = with_series(histogram)
     top = int(histogram["turns"].max() or 1)
     width = max(1, math.ceil(top / 80))
     stats = {r["config"]: r for r in lengths.iter_rows(named=True)}
-    configs = histogram["config"].unique(maintain_order=True).to_list()
+    series = sorted(histogram["series"].unique().to_list())
+    counts = histogram["players"].unique().sort().to_list()
+    fig, axes = _figure(len(series), 4, 2.75, 2.6, sharex=True, sharey=True)
     right = width
-    for i, config in enumerate(configs):
-        rows = histogram.filter(pl.col("config") == config)
-        counts = np.bincount(
-            rows["turns"].to_numpy() // width,
-            weights=rows["games"].to_numpy(),
-            minlength=top // width + 1,
-        )
-        share = 100 * counts / counts.sum() / width
-        # show up to where 99.5% of every configuration's games have ended
-        right = max(right, (np.searchsorted(np.cumsum(counts) / counts.sum(), 0.995) + 2) * width)
-        s = stats[config]
-        note = f"median {s['median']}" + (f", {s['capped']:,} capped" if s["capped"] else "")
-        ax.step(
-            np.arange(len(share)) * width,
-            share,
-            where="post",
-            linewidth=1.4,
-            color=SERIES_COLORS[i % len(SERIES_COLORS)],
-            label=f"{config} ({note})",
-        )
-    ax.set_xlabel("game length (turns, all players' turns counted)")
-    ax.set_ylabel("share of games per turn")
-    _percent_axis(ax, decimals=1)
-    ax.set_xlim(0, right)
-    ax.legend(fontsize=8)
-    ax.set_title("Game length")
+    for ax, name in zip(axes, series, strict=True):
+        part = histogram.filter(pl.col("series") == name)
+        for i, players in enumerate(counts):
+            rows = part.filter(pl.col("players") == players)
+            if rows.height == 0:
+                continue
+            bins = np.bincount(
+                rows["turns"].to_numpy() // width,
+                weights=rows["games"].to_numpy(),
+                minlength=top // width + 1,
+            )
+            share = 100 * bins / bins.sum() / width
+            # show up to where 99.5% of every configuration's games have ended
+            right = max(right, (np.searchsorted(np.cumsum(bins) / bins.sum(), 0.995) + 2) * width)
+            ax.step(
+                np.arange(len(share)) * width,
+                share,
+                where="post",
+                linewidth=1.3,
+                color=SERIES_COLORS[i % len(SERIES_COLORS)],
+            )
+        capped = sum(stats[c]["capped"] for c in part["config"].unique().to_list())
+        note = f"\n({capped:,} games capped)" if capped else ""
+        ax.set_title(wrap(name, _panel_width(ax), STYLE["axes.titlesize"]) + note)
+        ax.set_xlabel("turns (every player's)")
+        _percent_axis(ax, decimals=1)
+    axes[0].set_xlim(0, right)
+    axes[0].set_ylabel("share of games per turn")
+    handles = [
+        axes[0].plot([], [], "-", color=SERIES_COLORS[i % len(SERIES_COLORS)])[0]
+        for i in range(len(counts))
+    ]
+    legend_below(fig, handles, [f"{n} players" for n in counts])
+    _title(fig, "Game length")
     return fig
 
 

@@ -1,8 +1,9 @@
 """Example games for the HTML report: a few games of the run replayed as play-by-play traces.
 
-The first game won by each side in the report's first configuration, traced with
-`simcore.studies.trace` (all in one subprocess, about a second in all) and shown as collapsible
-text, so a reader can see how the bots play the games the numbers count.
+The first game won by each side in each configuration asked for (the one-page report: its
+first; the pages: every one), traced with `simcore.studies.trace` (all in one subprocess)
+and shown as collapsible text, so a reader can see how the bots play the games the numbers
+count.
 """
 
 from __future__ import annotations
@@ -34,39 +35,40 @@ class Examples:
 
 def example_games(
     run: Path, configs: list[str], names: Names, sides: tuple[str, ...] = SIDES
-) -> Examples | None:
-    """The first game won by each side in the first of the run's `configs` (report order),
-    traced and told with `names`; None for a run without configurations. A run that cannot be replayed (no manifest, another rules
-    version, a changed theme file) gives a note instead of games."""
+) -> dict[str, Examples]:
+    """For each of `configs`, the first game won by each side, traced (all in one
+    subprocess) and told with `names`. A run that cannot be replayed (no manifest, another
+    rules version, a changed theme file) gives each configuration a note instead of games."""
     from simcore.studies.trace import TraceError, render_text, spec_from_run, trace_games
 
     if not configs:
-        return None
-    config = configs[0]
+        return {}
     firsts = (
         scan_seats(run)
-        .filter((pl.col("config") == config) & (pl.col("seat") == 0))
+        .filter(pl.col("config").is_in(configs) & (pl.col("seat") == 0))
         .filter(pl.col("winner").is_in(list(sides)))
-        .group_by("winner")
+        .group_by("config", "winner")
         .agg(pl.col("game").min(), pl.col("theme").first())
         .collect(engine="streaming")
     )
-    found = {row["winner"]: row for row in firsts.iter_rows(named=True)}
-    picked = [found[side] for side in sides if side in found]
-    if not picked:
-        return Examples(config, note="no game of this configuration was won by a side")
+    found = {(row["config"], row["winner"]): row for row in firsts.iter_rows(named=True)}
+    picked = {c: [found[c, side] for side in sides if (c, side) in found] for c in configs}
+    out = {c: Examples(c, note="no game of this configuration was won by a side") for c in configs}
+    wanted = [(c, row) for c in configs for row in picked[c]]
     try:
-        specs = [spec_from_run(run, int(row["game"]), config) for row in picked]
-        traces = trace_games(specs, timeout=120)
+        specs = [spec_from_run(run, int(row["game"]), c) for c, row in wanted]
+        traces = trace_games(specs, timeout=120 + 5 * len(specs)) if specs else []
     except (TraceError, RuntimeError, subprocess.TimeoutExpired) as e:
-        return Examples(config, note=f"the games cannot be replayed: {e}")
-    games = []
-    for row, trace in zip(picked, traces, strict=True):
+        return {c: Examples(c, note=f"the games cannot be replayed: {e}") for c in configs}
+    games: dict[str, list[Example]] = {}
+    for (config, row), trace in zip(wanted, traces, strict=True):
         result = trace["result"]
         side = names.side(row["winner"], row["theme"])
         summary = (
             f"Game {row['game']}: {side} win after {result['turns']} turns "
             f"({result['rounds']} rounds)"
         )
-        games.append(Example(row["winner"], int(row["game"]), summary, render_text(trace)))
-    return Examples(config, games)
+        games.setdefault(config, []).append(
+            Example(row["winner"], int(row["game"]), summary, render_text(trace))
+        )
+    return out | {config: Examples(config, found_games) for config, found_games in games.items()}

@@ -21,12 +21,11 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from reports.charts import with_series
+from reports.charts import SIDE_HEADINGS, with_series
 from reports.names import Names
 from simcore.engine import vocab
 
 SIDES = vocab.WINNERS
-SIDE_HEADINGS = {"leader": "leader + deputies", "outlaw": "outlaws", "renegade": "renegade"}
 SIDE_SHORT = {"leader": "L+D", "outlaw": "Out", "renegade": "Ren"}  # terminal columns
 FULL_COLOUR_AT = 0.15  # distance from even (a share) at which a cell takes its full colour
 ABOVE, BELOW = (47, 109, 181), (194, 69, 45)  # the report's blue and red (charts.UP, DOWN)

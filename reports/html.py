@@ -1,17 +1,19 @@
-"""HTML pages from jinja2 templates (reports/templates/), charts embedded, files atomic.
+"""HTML pages from jinja2 templates (reports/templates/), charts saved beside them, files atomic.
 
-A page is one self-contained file: every chart is a base64 PNG data URI inside it (so a
-designer can mail it), and the same PNGs are saved beside it. Every file is written under
+A folder of pages (`write_pages`) links its charts as the PNG files beside them: the folder
+is self-contained and opens from disk. One page alone (`write_page`) embeds every chart as
+a base64 PNG data URI as well, so a designer can mail the file. Every file is written under
 a temporary name and moved into place (os.replace), PNGs first and index.html last, so a
-reader never sees a half-written file and index.html appears only once its PNGs exist.
-If a write fails (a full disk), the files this call had created are removed again.
+reader never sees a half-written file and index.html appears only once its PNGs and the
+pages it links to exist. If a write fails (a full disk), the files this call had created
+are removed again.
 """
 
 from __future__ import annotations
 
 import base64
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -31,10 +33,15 @@ class Chart:
     name: str
     alt: str
     png: bytes
+    embed: bool = True  # the page holds the PNG itself (a data URI), else links its file
 
     @property
     def file(self) -> str:
         return f"{self.name}.png"
+
+    @property
+    def src(self) -> str:
+        return self.data_uri if self.embed else self.file
 
     @property
     def data_uri(self) -> str:
@@ -75,22 +82,31 @@ def write_files(files: dict[Path, bytes]) -> list[Path]:
 
 
 def write_page(out: Path, template: str, figures: list[Chart], **context: Any) -> Path:
-    """Render `template` with `charts` (by name) and `context` into out/index.html and the
-    charts' PNGs beside it; returns the page's path."""
-    html = (
-        environment()
-        .get_template(template)
-        .render(
-            charts={c.name: c for c in figures},
-            rendered=datetime.now(UTC).isoformat(timespec="seconds"),
-            **context,
-        )
-    )
+    """Render `template` with `charts` (by name, embedded) and `context` into out/index.html
+    and the charts' PNGs beside it; returns the page's path."""
+    return write_pages(out, figures, [(PAGE, template, context)], embed=True)
+
+
+def write_pages(
+    out: Path,
+    figures: list[Chart],
+    pages: list[tuple[str, str, dict[str, Any]]],
+    embed: bool = False,
+) -> Path:
+    """Render each (file name, template, context) of `pages` into `out`, every template
+    seeing `charts` (by name; linked to their PNG files, or embedded), and write the PNGs
+    first and the pages in order (index.html last, the others before it); returns the
+    last page's path."""
+    env = environment()
+    rendered = datetime.now(UTC).isoformat(timespec="seconds")
+    shown = {c.name: replace(c, embed=embed) for c in figures}
     out = Path(out)
     files = {out / c.file: c.png for c in figures}
-    files[out / PAGE] = html.encode("utf-8")  # last: the page appears once its PNGs exist
+    for name, template, context in pages:
+        html = env.get_template(template).render(charts=shown, rendered=rendered, **context)
+        files[out / name] = html.encode("utf-8")
     write_files(files)
-    return out / PAGE
+    return out / pages[-1][0]
 
 
 def environment() -> jinja2.Environment:

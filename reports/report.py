@@ -1,6 +1,8 @@
-"""A run folder's report: its tables (collected once), charts, the HTML page, CSV/JSON files.
+"""A run folder's report: its tables (collected once), charts, the HTML pages, CSV/JSON files.
 
-    render_report(run)            -> run/report/index.html (+ the PNGs beside it)
+    render_report(run)            -> run/report/index.html, a page per configuration
+                                     (config-<label>.html), characters.html, the PNGs
+    render_report(run, single_file=True) -> run/report/index.html alone, charts embedded
     export_report(run, "csv", d)  -> d/<table>.csv for every table of the report
     summary_lines(report)         -> the balance summary, one line per configuration
 
@@ -11,11 +13,13 @@ read) raises ReportError with a one-line message.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import polars as pl
+from matplotlib.figure import Figure
 
 from reports import charts
 from reports.aggregate import balance_summary, collect_tables, report_tables
@@ -23,10 +27,11 @@ from reports.effects import override_effects
 from reports.events import collect_event_cells, event_tables, event_views
 from reports.examples import example_games
 from reports.grid import SIDE_HEADINGS, even_text, legend, side_grid
-from reports.html import Chart, chart, pct, pp, write_files, write_page
+from reports.html import PAGE, chart, pct, pp, pvalue, write_files, write_page, write_pages
 from reports.levels import strategy_levels
 from reports.names import Names, load_names
-from reports.verdict import Targets, reference_text, verdict_lines, with_targets
+from reports.verdict import Targets, reference_text, verdict_groups, with_targets
+from simcore.engine import vocab
 from simcore.engine.request import safe_name
 from simcore.errors import UserError, one_line
 from simcore.runs.cells import SIDES, collect_cells, scan_seats
@@ -144,48 +149,184 @@ def load_report(run: Path, targets: Targets | None = None) -> RunReport:
     return RunReport(run, manifest, tables, names, targets)
 
 
-def render_report(run: Path, out: Path | None = None) -> Path:
+def render_report(run: Path, out: Path | None = None, single_file: bool = False) -> Path:
     """Write the run's HTML report to `out` (default run/report/); return index.html's path."""
-    return write_report(load_report(run), out)
+    return write_report(load_report(run), out, single_file)
 
 
-def write_report(report: RunReport, out: Path | None = None) -> Path:
-    """Write a loaded report's HTML page and PNGs to `out` (default run/report/)."""
+def write_report(report: RunReport, out: Path | None = None, single_file: bool = False) -> Path:
+    """Write a loaded report to `out` (default run/report/): the index, a page per
+    configuration and the characters page, charts as PNGs beside them; or with
+    `single_file` the whole report as one page with its charts embedded (and saved beside
+    it). Returns index.html's path."""
     out = Path(out) if out is not None else report.run / REPORT_DIR
-    return write_page(
-        out,
-        "report.html",
-        report_charts(report),
-        title=f"{report.run.resolve().name}: balance report",
-        report=report,
-        t=report.tables,
-        names=report.names,
-        metadata=run_metadata(report),
-        warnings=run_warnings(report),
-        summary=summary_lines(report),
-        verdict=report_verdict(report),
-        targets=report.targets,
-        effects=effect_sections(report),
-        several_series=len(_series(report)) > 1,
-        holm=HOLM,
-        sides=SIDES,
-        rows={
+    if single_file:
+        first = report.configs[:1]  # a few games of the first configuration, as traces
+        context = page_context(report, {}) | {
+            "title": f"{report.run.resolve().name}: balance report",
+            "configs": report.configs,
+            "seat_chart": "seats",
+            "summary": summary_lines(report),
+            "examples": example_games(report.run, first, report.names).get(first[0]),
+            "cards_by_role": True,
+        }
+        context["contents"] = single_page_contents(context)
+        return write_page(
+            out, "report.html", [chart(*f) for f in single_page_figures(report)], **context
+        )
+    pages = {config: config_page(config) for config in report.configs}
+    context = page_context(report, pages)
+    name = report.run.resolve().name
+    examples = example_games(report.run, report.configs, report.names)
+    files = [
+        (
+            pages[config],
+            "config.html",
+            config_context(report, config, context, examples.get(config)),
+        )
+        for config in report.configs
+    ]
+    files.append(
+        (
+            CHARACTERS_PAGE,
+            "characters.html",
+            context | {"title": f"{name}: every character", "matrix": character_matrix(report)},
+        )
+    )
+    index = context | {
+        "title": f"{name}: balance report",
+        "summary": summary_lines(report),
+        "cards_by_role": False,
+    }
+    index["contents"] = index_contents(index)
+    files.append((PAGE, "index.html", index))
+    return write_pages(out, [chart(*f) for f in site_figures(report)], files)
+
+
+CHARACTERS_PAGE = "characters.html"
+
+
+def config_page(config: str) -> str:
+    """The file name of a configuration's page."""
+    return f"config-{safe_name(config)}.html"
+
+
+def page_context(report: RunReport, pages: dict[str, str]) -> dict[str, Any]:
+    """What every page of the report sees: the tables, names, run details and warnings,
+    the grid at a glance, the verdict (reports.verdict: its lines, each with the
+    configurations it speaks for), the effects of an experiment's overrides (None without),
+    the designer's targets (None: even), and `pages` (configuration -> its page; empty on
+    one page)."""
+    return {
+        "report": report,
+        "t": report.tables,
+        "names": report.names,
+        "metadata": run_metadata(report),
+        "warnings": run_warnings(report),
+        "several_series": len(_series(report)) > 1,
+        "holm": HOLM,
+        "sides": SIDES,
+        "safe_name": safe_name,
+        "pages": pages,
+        "verdict": report_verdict_groups(report),
+        "effects": effect_sections(report),
+        "targets": report.targets,
+        "summary": [],  # the balance summary in words, below its table (the one-page form)
+        "overview": True,  # the charts across configurations (not on a configuration's page)
+        "any_capped": bool(report.tables["summary"]["capped_share"].max()),
+        "rows": {
             name: rows_by_config(report.tables[name]) for name in ("characters", "character_roles")
         },
-        safe_name=safe_name,
-        featured=rows_by_config(report.tables["featured"]),
-        abilities=ability_groups(report),
-        examples=example_games(
-            report.run, report.configs, report.names
-        ),  # a few games replayed as traces
-        levels=strategy_levels(
+        "featured": rows_by_config(report.tables["featured"]),
+        "abilities": ability_groups(report),
+        "levels": strategy_levels(
             (report.manifest or {}).get("configs", []),
             report.tables["sides"],
             report.tables["characters"],
         ),
+        "cards": event_views(report.tables, report.names),
         **glance(report),
-        cards=event_views(report.tables, report.names),
-    )
+    }
+
+
+def config_context(
+    report: RunReport, config: str, context: dict[str, Any], examples: Any
+) -> dict[str, Any]:
+    """A configuration's page: the common context with every table cut to its rows."""
+    tables = {
+        name: frame.filter(pl.col("config") == config) if "config" in frame.columns else frame
+        for name, frame in report.tables.items()
+    }
+    featured = {k: v for k, v in context["featured"].items() if k == config}
+    page = context | {
+        "title": config,
+        "overview": False,
+        "t": tables,
+        "configs": [config],
+        "featured": featured,
+        "cards": event_views(tables, report.names),
+        "cards_by_role": True,
+        "seat_chart": f"seats-{safe_name(config)}",
+        "examples": examples,
+        "verdict": [(labels, line) for labels, line in context["verdict"] if config in labels],
+        "warnings": [w for w in context["warnings"] if w.startswith(f"{config}:")],
+    }
+    page["contents"] = [
+        ("sides", "Sides and roles"),
+        ("characters", "Characters"),
+        *([("featured", "Featured character")] if featured else []),
+        ("seats", "Seats"),
+        ("length", "Game length"),
+        *([("cards", "Cards and events")] if page["cards"] else []),
+        *([("examples", "Example games")] if examples else []),
+        ("method", "Method"),
+    ]
+    return page
+
+
+def index_contents(context: dict[str, Any]) -> list[tuple[str, str]]:
+    """The index's contents, the sections it holds in page order."""
+    return [
+        *opening_contents(context),
+        *([("levels", "Strategy levels")] if context["levels"] else []),
+        ("summary", "Balance summary"),
+        ("sides", "Sides and roles"),
+        *([("compare", "Configurations compared")] if context["several_series"] else []),
+        ("length", "Game length"),
+        *([("abilities", "Ability values")] if context["abilities"] else []),
+        *([("cards", "Cards and events")] if context["cards"] else []),
+        ("pages", "Pages"),
+        ("method", "Method"),
+    ]
+
+
+def opening_contents(context: dict[str, Any]) -> list[tuple[str, str]]:
+    """How the index and the one-page form open: the grid at a glance, the verdict, the
+    effects of the experiment's overrides (when it has any)."""
+    return [
+        ("glance", "At a glance"),
+        ("verdict", "Verdict"),
+        *([("effects", "Effects of the changes")] if context["effects"] else []),
+    ]
+
+
+def single_page_contents(context: dict[str, Any]) -> list[tuple[str, str]]:
+    """The one-page form's contents, in page order."""
+    return [
+        *opening_contents(context),
+        ("summary", "Balance summary"),
+        ("sides", "Sides and roles"),
+        *([("compare", "Configurations compared")] if context["several_series"] else []),
+        *([("levels", "Strategy levels")] if context["levels"] else []),
+        *([("abilities", "Ability values")] if context["abilities"] else []),
+        ("characters", "Characters"),
+        *([("featured", "Featured character")] if context["featured"] else []),
+        ("seats", "Seats"),
+        ("length", "Game length"),
+        *([("cards", "Cards and events")] if context["cards"] else []),
+        *([("examples", "Example games")] if context["examples"] else []),
+        ("method", "Method"),
+    ]
 
 
 def glance(report: RunReport) -> dict[str, Any]:
@@ -202,8 +343,14 @@ def glance(report: RunReport) -> dict[str, Any]:
 
 def report_verdict(report: RunReport) -> list[str]:
     """The verdict in words, one line per configuration (reports.verdict)."""
+    return [line for _, line in report_verdict_groups(report)]
+
+
+def report_verdict_groups(report: RunReport) -> list[tuple[list[str], str]]:
+    """The verdict lines, each with the configurations it speaks for (the strategy levels
+    of one setting, strongest first): reports.verdict.verdict_groups."""
     configs = (report.manifest or {}).get("configs", [])
-    return verdict_lines(configs, report.tables["sides"], report.names, report.targets)
+    return verdict_groups(configs, report.tables["sides"], report.names, report.targets)
 
 
 def effect_sections(report: RunReport) -> dict[str, list[dict[str, Any]]] | None:
@@ -233,6 +380,52 @@ def effect_sections(report: RunReport) -> dict[str, list[dict[str, Any]]] | None
     return {
         "tables": sections,
         "interactions": [] if interactions is None else interactions.to_dicts(),
+    }
+
+
+def character_matrix(report: RunReport) -> dict[str, Any]:
+    """The characters page: one row per character and series (reports.charts.with_series:
+    theme / strategy / variant), a cell per measure and player count: the overall effect
+    (`all`, role mix controlled for) or the effect within each role, with its class (up,
+    down: Holm-significant; flat) and a hover text."""
+    names = report.names
+    overall = charts.with_series(report.tables["characters"]).with_columns(
+        pl.lit("all").alias("role")
+    )
+    within = charts.with_series(report.tables["character_roles"])
+    columns = ["series", "theme", "players", "config", "character", "role", "games", "rate",
+               "effect", "effect_lower", "effect_upper", "p_adjusted", "significant"]  # fmt: skip
+    cells = pl.concat([overall.select(columns), within.select(columns)])
+    one_theme = cells["theme"].n_unique() == 1
+    roles = [r for r in vocab.ROLES if r in set(within["role"])]
+    measures = [("all", "overall (role mix controlled for)")] + [
+        (r, f"as {names.role(r) if one_theme else r}") for r in roles
+    ]
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    for r in cells.sort("theme", "series", "character").iter_rows(named=True):
+        row = rows.setdefault(
+            (r["series"], r["character"]),
+            {
+                "character": r["character"],
+                "theme": names.titles.get(r["theme"], r["theme"]),
+                "series": r["series"],
+                "cells": {},
+            },
+        )
+        where = "overall" if r["role"] == "all" else f"as {names.role(r['role'], r['theme'])}"
+        row["cells"][(r["role"], r["players"])] = {
+            "v": r["effect"],
+            "cls": ("up" if r["effect"] > 0 else "down") if r["significant"] else "flat",
+            "title": (
+                f"{r['config']}, {where}: won {pct(r['rate'])} of {r['games']:,} games; "
+                f"effect {pp(r['effect'])} [{pp(r['effect_lower'])}, {pp(r['effect_upper'])}], "
+                f"p (Holm) {pvalue(r['p_adjusted'])}"
+            ),
+        }
+    return {
+        "measures": measures,
+        "players": cells["players"].unique().sort().to_list(),
+        "rows": list(rows.values()),
     }
 
 
@@ -275,58 +468,73 @@ def export_tables(tables: dict[str, pl.DataFrame], fmt: str, out: Path) -> list[
     return write_files(files)
 
 
-def report_charts(report: RunReport) -> list[Chart]:
-    """Every chart of the HTML report, in page order."""
+Figures = Iterator[tuple[str, str, Figure]]  # (file stem, one-line description, figure)
+
+
+def overview_figures(report: RunReport) -> Figures:
+    """The charts across configurations: sides, roles, configurations compared (several
+    series), ability values, game length; one at a time, in page order."""
     t, names = report.tables, report.names
-    figures = [
-        chart(
-            "sides", "Win rate by side and player count", charts.side_rates_chart(t["sides"], names)
-        ),
-        chart(
-            "roles", "Win rate by role and player count", charts.role_rates_chart(t["roles"], names)
-        ),
-    ]
+    yield "sides", "Win rate by side and player count", charts.side_rates_chart(t["sides"], names)
+    yield "roles", "Win rate by role and player count", charts.role_rates_chart(t["roles"], names)
     if len(_series(report)) > 1:
-        figures.append(
-            chart(
-                "compare-sides",
-                "Side win rates compared across configurations",
-                charts.series_bars_chart(t["sides"], names),
-            )
-        )
-    for config in report.configs:
-        key = safe_name(config)
-        figures.append(
-            chart(
-                f"strength-{key}",
-                f"{config}: character strength",
-                charts.effect_forest(t["characters"], config),
-            )
-        )
-        figures.append(
-            chart(
-                f"heatmap-{key}",
-                f"{config}: character effect within each role",
-                charts.effect_heatmap(t["character_roles"], t["characters"], names, config),
-            )
+        yield (
+            "compare-sides",
+            "Side win rates compared across configurations",
+            charts.series_bars_chart(t["sides"], names),
         )
     for key, group in ability_groups(report).items():
-        figures.append(
-            chart(
-                f"abilities-{safe_name(key)}", f"{key}: ability values", ability_chart(group, key)
-            )
-        )
-    figures.append(
-        chart("seats", "Win rate by seat and role", charts.seat_chart(t["seats"], names))
+        yield f"abilities-{safe_name(key)}", f"{key}: ability values", ability_chart(group, key)
+    yield (
+        "length",
+        "Game length distribution",
+        charts.length_chart(t["turn_histogram"], t["game_lengths"]),
     )
-    figures.append(
-        chart(
-            "length",
-            "Game length distribution",
-            charts.length_chart(t["turn_histogram"], t["game_lengths"]),
-        )
+
+
+def character_figures(report: RunReport, config: str, limit: float) -> Figures:
+    """One configuration's character strength and character x role heatmap (colour scale
+    `limit`, shared by every configuration)."""
+    t, key = report.tables, safe_name(config)
+    yield (
+        f"strength-{key}",
+        f"{config}: character strength",
+        charts.effect_forest(t["characters"], config),
     )
-    return figures
+    yield (
+        f"heatmap-{key}",
+        f"{config}: character effect within each role",
+        charts.effect_heatmap(t["character_roles"], t["characters"], report.names, config, limit),
+    )
+
+
+def single_page_figures(report: RunReport) -> Figures:
+    """Every chart of the one-page report: the overview, each configuration's characters,
+    the seats of every configuration as small multiples."""
+    yield from overview_figures(report)
+    limit = charts.heatmap_limit(report.tables["character_roles"])
+    for config in report.configs:
+        yield from character_figures(report, config, limit)
+    yield (
+        "seats",
+        "Win rate by seat and role",
+        charts.seat_chart(report.tables["seats"], report.names),
+    )
+
+
+def site_figures(report: RunReport) -> Figures:
+    """Every chart of the report's pages: the index's overview, then per configuration its
+    characters and seats."""
+    yield from overview_figures(report)
+    limit = charts.heatmap_limit(report.tables["character_roles"])
+    seats = report.tables["seats"]
+    for config in report.configs:
+        yield from character_figures(report, config, limit)
+        yield (
+            f"seats-{safe_name(config)}",
+            f"{config}: win rate by seat and role",
+            charts.seat_chart(seats.filter(pl.col("config") == config), report.names),
+        )
 
 
 def ability_groups(report: RunReport) -> dict[str, pl.DataFrame]:

@@ -155,6 +155,17 @@ def verdict_lines(
     table's, described by their manifest entries `configs` where given), from the strongest
     level, the others' rates of the same side after it. `sides` is measured against the
     reference already (`with_targets`)."""
+    return [line for _, line in verdict_groups(configs, sides, names, targets)]
+
+
+def verdict_groups(
+    configs: list[dict[str, Any]],
+    sides: pl.DataFrame,
+    names: Names,
+    targets: Targets | None = None,
+) -> list[tuple[list[str], str]]:
+    """verdict_lines with the configurations each line speaks for: (their labels, the
+    strongest level first; the line), one per group."""
     known = {c.get("label"): c for c in configs}
     configs = [  # every configuration of the table; theme and strategy from it if unsaid
         {
@@ -185,7 +196,8 @@ def verdict_lines(
         top_rows = rows[top["label"]]
         if not top_rows:
             continue
-        lines.append(_line(top, top_rows, members[1:], rows, names, targets))
+        line = _line(top, top_rows, members[1:], rows, names, targets)
+        lines.append(([c["label"] for c in members], line))
     return lines
 
 

@@ -1,9 +1,11 @@
 """Load a local page in headless Chromium over the DevTools pipe (no extra dependencies).
 
-`open_page(path, screenshot)` starts Chromium with --remote-debugging-pipe (it reads
+`open_page(path, screenshot, script)` starts Chromium with --remote-debugging-pipe (it reads
 commands on fd 3 and writes replies on fd 4, JSON messages ended by NUL), opens the page, waits for its load event,
 and returns what a test checks: every <img> (complete, naturalWidth), console errors and
-uncaught exceptions, and log errors (failed loads); it saves a full-page screenshot.
+uncaught exceptions, log errors (failed loads), and the value of `script` (a JavaScript
+expression run once the page has loaded, e.g. clicks on the page and what they changed);
+it saves a full-page screenshot.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ class PageResult:
     images: list[dict[str, Any]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # console errors, exceptions, log errors
     title: str = ""
+    value: Any = None  # what `script` returned
 
 
 class _Pipe:
@@ -89,7 +92,9 @@ class _Pipe:
                 self.buffer += chunk
 
 
-def open_page(page: Path, screenshot: Path | None = None, timeout: float = 60) -> PageResult:
+def open_page(
+    page: Path, screenshot: Path | None = None, script: str | None = None, timeout: float = 60
+) -> PageResult:
     """Open `page` (a local file) in headless Chromium and report images and errors."""
     binary = chromium()
     if binary is None:
@@ -103,7 +108,7 @@ def open_page(page: Path, screenshot: Path | None = None, timeout: float = 60) -
         os.close(from_browser_w)
         pipe = _Pipe(to_browser_w, from_browser_r, pid)
         try:
-            return _visit(pipe, page, screenshot, timeout)
+            return _visit(pipe, page, screenshot, script, timeout)
         finally:
             try:
                 pipe.send("Browser.close", timeout=5)
@@ -147,7 +152,9 @@ def _reap(pid: int, timeout: float) -> None:
     os.waitpid(pid, 0)
 
 
-def _visit(pipe: _Pipe, page: Path, screenshot: Path | None, timeout: float) -> PageResult:
+def _visit(
+    pipe: _Pipe, page: Path, screenshot: Path | None, script: str | None, timeout: float
+) -> PageResult:
     target = pipe.send("Target.createTarget", url="about:blank")["targetId"]
     session = pipe.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
     for domain in ("Page", "Runtime", "Log"):
@@ -159,6 +166,9 @@ def _visit(pipe: _Pipe, page: Path, screenshot: Path | None, timeout: float) -> 
     result.images = json.loads(images["result"]["value"])
     title = pipe.send("Runtime.evaluate", session, expression="document.title", returnByValue=True)
     result.title = title["result"]["value"]
+    if script is not None:
+        value = pipe.send("Runtime.evaluate", session, expression=script, returnByValue=True)
+        result.value = value["result"].get("value")
     if screenshot is not None:
         size = pipe.send("Page.getLayoutMetrics", session)["cssContentSize"]
         clip = {"x": 0, "y": 0, "width": size["width"], "scale": 1,

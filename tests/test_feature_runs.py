@@ -217,7 +217,7 @@ def test_old_run_folders_without_the_column_still_report(tmp_path):
     assert not scan_seats(out).collect()["featured"].any()
     result = runner.invoke(app, ["report", str(out)])
     assert result.exit_code == 0, result.output
-    assert 'id="featured"' not in (out / "report" / "index.html").read_text()
+    assert not any('id="featured"' in p.read_text() for p in (out / "report").glob("*.html"))
 
 
 def test_report_shows_the_featured_character(tmp_path):
@@ -228,7 +228,8 @@ def test_report_shows_the_featured_character(tmp_path):
     result = runner.invoke(app, ["report", str(out)])
     assert result.exit_code == 0, result.output
     assert f"featured {WILLY} vs the rest of its role" in result.stdout
-    html = (out / "report" / "index.html").read_text()
+    [page] = (out / "report").glob("config-*.html")  # on the configuration's page
+    html = page.read_text()
     assert 'id="featured"' in html and "role's win rate there" in html
     result = runner.invoke(
         app, ["report", str(out), "--format", "csv", "--out", str(tmp_path / "t")]

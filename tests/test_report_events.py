@@ -249,10 +249,11 @@ def two_themes(tmp_path_factory):
 
 
 def test_page_opens_with_the_grid_and_canonical_headers(two_themes):
-    html = render_report(two_themes).read_text()
+    page = render_report(two_themes)
+    html = page.read_text()
     sections = re.findall(r'<h2 id="([^"]+)"', html)
     assert sections[:3] == ["glance", "verdict", "summary"] and "cards" in sections
-    glance = html[html.index('id="glance"') : html.index('id="summary"')]
+    glance = html[html.index('id="glance"') : html.index('id="verdict"')]
     assert glance.count('class="rate') == 2 * 2 * 3  # 2 themes x 2 player counts x 3 sides
     for heading in ("leader + deputies", "outlaws", "renegade", "4 players", "5 players"):
         assert heading in glance
@@ -262,9 +263,16 @@ def test_page_opens_with_the_grid_and_canonical_headers(two_themes):
     summary = html[html.index('id="summary"') : html.index('id="sides"')]
     head = summary[summary.index("<thead>") : summary.index("</thead>")]
     assert " / " not in head and "leader + deputies" in head
-    assert summary.index("</table>") < summary.index("one line per configuration")
+    # the verdict (reports.verdict), a line per configuration, each linked to its page
+    verdict = html[html.index('id="verdict"') : html.index('id="summary"')]
+    assert verdict.count("<li>") == 4 and verdict.count("against an even 33.3%") == 4
+    assert 'href="config-walking_dead_5p_smart.html"' in verdict
     cards = html[html.index('id="cards"') :]
-    assert "BANG! (classic)" in cards and "Card uses by role" in cards and "Barrel" in cards
+    assert "BANG! (classic)" in cards and "Barrel" in cards and "Card uses by role" not in cards
+    one = (page.parent / "config-walking_dead_5p_smart.html").read_text()
+    assert one.count('class="verdict"') == 1 and "The Walking Dead, 5 players: " in one
+    cards = one[one.index('id="cards"') :]
+    assert "Card uses by role" in cards and "BANG! (classic)" not in cards
 
 
 def test_terminal_grid_of_report(two_themes, tmp_path):

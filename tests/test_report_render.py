@@ -59,10 +59,80 @@ def images(html: str) -> list[str]:
     return re.findall(r'<img src="([^"]+)"', html)
 
 
-def test_report_is_one_self_contained_page(report_page):
+def links(html: str) -> list[str]:
+    return re.findall(r'<a href="([^"#]+)', html)
+
+
+def sections(html: str) -> list[str]:
+    return re.findall(r'<h2 id="([^"]+)"', html)
+
+
+def test_report_is_a_folder_of_linked_pages(report_page):
+    """An index, a page per configuration and the characters page, each with contents and
+    collapsible sections; charts are the PNG files beside them, every link resolves inside
+    the folder, nothing comes from elsewhere."""
     result, page = report_page
+    folder = page.parent
     html = page.read_text()
-    pngs = sorted(page.parent.glob("*.png"))
+    configs = ["classic/4p/basic", "classic/5p/basic"]
+    pages = {folder / f"config-{c.replace('/', '_')}.html" for c in configs}
+    assert set(folder.glob("*.html")) == {page, folder / "characters.html", *pages}
+    assert len(html.encode()) < 2_000_000 and "data:image" not in html  # charts are linked
+    assert set(links(html)) == {p.name for p in pages} | {"characters.html"}
+    shown = set()
+    for path in folder.glob("*.html"):
+        text = path.read_text()
+        assert '<nav class="contents">' in text or path.name == "characters.html"
+        for src in images(text):
+            assert (folder / src).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", (path, src)
+            shown.add(src)
+        assert all((folder / href).is_file() for href in links(text)), path
+        assert not re.search(r'(src|href)="(https?:)?//', text)  # nothing from elsewhere
+        assert text.count('<details class="section" open>') == len(sections(text))
+    assert shown == {p.name for p in folder.glob("*.png")}  # every PNG is on a page
+    assert not list(folder.glob(".*.tmp"))  # no temp files left behind
+    # the index: the grid at a glance, the verdict (no effects without overrides), ...,
+    # every section says how to read it
+    assert sections(html)[:3] == ["glance", "verdict", "summary"] and sections(html)[-1] == "method"
+    assert {"summary", "sides", "length", "pages"} <= set(sections(html))
+    assert html.count('class="how"') >= len(sections(html)) - 1
+    assert "Holm" in html and "Sheriff + Deputies" in html
+    # a configuration's page: its own tables, characters, seats, example games
+    one = (folder / "config-classic_4p_basic.html").read_text()
+    assert sections(one) == [
+        "sides",
+        "characters",
+        "seats",
+        "length",
+        "cards",
+        "examples",
+        "method",
+    ]
+    assert "Bart Cassidy" in one and "classic/5p/basic" not in one.split("<h1>", 1)[1]
+    # the CLI printed the balance grid and where the index is
+    assert "classic/basic" in result.stdout and "300 games per cell" in result.stdout
+    assert f"report: {page}" in result.stdout
+
+
+def test_characters_page_has_a_row_per_character_and_series(report_page):
+    html = (report_page[1].parent / "characters.html").read_text()
+    body = html[html.index("<tbody>") : html.index("</tbody>")]
+    assert body.count("<tr>") == 16  # classic's characters, one series (classic/basic)
+    # a cell per measure (overall and four roles) and player count (4, 5), sortable
+    assert body.count('<td class="m ') == 16 * 5 * 2 and 'class="sortable chars"' in html
+    for measure in ("all", "leader", "deputy", "outlaw", "renegade"):
+        assert f'value="{measure}"' in html and f".m-{measure} {{ display: table-cell; }}" in html
+    assert "Bart Cassidy" in body and "as Sheriff" in html
+
+
+def test_single_file_is_one_self_contained_page(runs, tmp_path):
+    out = tmp_path / "single"
+    result = runner.invoke(app, ["report", str(runs["a"]), "--single-file", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    page = out / "index.html"
+    html = page.read_text()
+    assert [p.name for p in out.glob("*.html")] == ["index.html"]
+    pngs = sorted(out.glob("*.png"))
     sources = images(html)
     assert len(sources) == len(pngs) >= 6
     for src in sources:  # every chart embedded, byte for byte the PNG saved beside the page
@@ -70,17 +140,13 @@ def test_report_is_one_self_contained_page(report_page):
         data = base64.b64decode(src.split(",", 1)[1])
         assert data[:8] == b"\x89PNG\r\n\x1a\n"
         assert data in {p.read_bytes() for p in pngs}
-    assert not re.search(r'(src|href)="(https?:)?//', html)  # nothing fetched from elsewhere
-    assert not list(page.parent.glob(".*.tmp"))  # no temp files left behind
+    assert not re.search(r'(src|href)="(https?:)?//', html) and links(html) == []
     # the grid at a glance, the verdict in words, then the balance summary (no effects
-    # without overrides); every section says how to read it
-    sections = re.findall(r'<h2 id="([^"]+)"', html)
-    assert sections[:3] == ["glance", "verdict", "summary"] and sections[-1] == "method"
-    assert html.count('class="how"') >= len(sections) - 1
+    # without overrides) and its words; every section says how to read it
+    assert sections(html)[:3] == ["glance", "verdict", "summary"] and sections(html)[-1] == "method"
+    assert html.count('class="how"') >= len(sections(html)) - 1
+    assert "The same in words" in html
     assert "Holm" in html and "Sheriff + Deputies" in html and "Bart Cassidy" in html
-    # the CLI printed the balance grid and where the page is
-    assert "classic/basic" in result.stdout and "300 games per cell" in result.stdout
-    assert f"report: {page}" in result.stdout
 
 
 def test_report_metadata_comes_from_the_manifest(report_page):
@@ -92,9 +158,11 @@ def test_report_metadata_comes_from_the_manifest(report_page):
 def test_report_of_several_configurations_compares_them(mixed_page):
     page = mixed_page
     html = page.read_text()
-    assert (page.parent / "compare-sides.png").is_file()  # one colour per strategy
+    assert (page.parent / "compare-sides.png").is_file()  # one bar colour per strategy
     for config in ("classic/4p/basic", "classic/4p/smart"):
-        assert f'id="characters-{config.replace("/", "_")}"' in html
+        key = config.replace("/", "_")
+        assert f'href="config-{key}.html"' in html
+        assert f'id="characters-{key}"' in (page.parent / f"config-{key}.html").read_text()
     assert "settings unknown" in html  # no manifest: said, not guessed
 
 
@@ -171,12 +239,16 @@ def test_write_atomic_keeps_the_old_file_on_failure(tmp_path, monkeypatch):
     reason="headless Chromium not found at /usr/bin/chromium (apt-get install -y chromium); "
     "the report browser test is skipped",
 )
-@pytest.mark.parametrize("which", ["report", "compare"])
+@pytest.mark.parametrize("which", ["report", "config", "characters", "compare"])
 def test_pages_load_in_chromium(runs, mixed_page, tmp_path, which):
     """Every image decodes (naturalWidth > 0) and the console stays clean; a screenshot of
     the page is kept in test-artifacts/."""
     if which == "report":
         page = mixed_page
+    elif which == "config":
+        page = mixed_page.parent / "config-classic_4p_smart.html"
+    elif which == "characters":
+        page = mixed_page.parent / "characters.html"
     else:
         result = runner.invoke(
             app, ["compare", str(runs["a"]), str(runs["b"]), "--out", str(tmp_path / "cmp")]
@@ -186,7 +258,39 @@ def test_pages_load_in_chromium(runs, mixed_page, tmp_path, which):
     shot = ARTIFACTS / f"{which}.png"
     seen = open_page(page, shot)
     assert seen.errors == []
-    assert len(seen.images) == len(images(page.read_text())) > 0
+    assert len(seen.images) == len(images(page.read_text())) >= (which != "characters")
     broken = [i["alt"] for i in seen.images if not (i["complete"] and i["width"] > 0)]
     assert broken == []
     assert shot.stat().st_size > 10_000
+
+
+CHARACTERS_SCRIPT = """(function () {
+  var table = document.getElementById("chars"), rows = table.tBodies[0].rows;
+  var shown = function (cls) { return getComputedStyle(table.querySelector("td." + cls)).display; };
+  var before = [shown("m-all"), shown("m-outlaw")];
+  document.querySelector('input[value="outlaw"]').click();
+  var after = [shown("m-all"), shown("m-outlaw")];
+  var th = table.querySelector("th.m-outlaw");
+  th.click();
+  var column = Array.prototype.indexOf.call(th.parentNode.children, th);
+  var values = Array.prototype.map.call(rows, function (r) { return r.cells[column].dataset.v; });
+  var filter = document.getElementById("filter");
+  filter.value = "bart";
+  filter.dispatchEvent(new Event("input"));
+  var visible = Array.prototype.filter.call(rows, function (r) { return !r.hidden; });
+  return JSON.stringify({before: before, after: after, values: values,
+                         visible: visible.map(function (r) { return r.cells[2].textContent; })});
+})()"""
+
+
+@pytest.mark.skipif(chromium() is None, reason="headless Chromium not found at /usr/bin/chromium")
+def test_characters_page_switches_sorts_and_filters_in_chromium(mixed_page):
+    """The characters page's plain JS: a measure's columns replace the others, a click on a
+    heading sorts by it, the filter keeps the rows that match."""
+    seen = open_page(mixed_page.parent / "characters.html", script=CHARACTERS_SCRIPT)
+    assert seen.errors == []
+    state = json.loads(seen.value)
+    assert state["before"] == ["table-cell", "none"] and state["after"] == ["none", "table-cell"]
+    values = [float(v) for v in state["values"] if v != ""]
+    assert len(values) > 10 and values == sorted(values)
+    assert state["visible"] == ["classic/basic", "classic/smart"]  # Bart Cassidy, two series

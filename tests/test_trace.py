@@ -260,7 +260,8 @@ def test_an_unknown_character_is_one_line_listing_the_theme_characters(option, v
 def test_the_report_shows_a_traced_game_won_by_each_side(run_folder, tmp_path):
     from reports.report import load_report, write_report
 
-    page = write_report(load_report(run_folder), tmp_path / "report").read_text()
+    index = write_report(load_report(run_folder), tmp_path / "report")
+    page = (index.parent / "config-classic_4p_smart.html").read_text()
     rows = pl.read_parquet(run_folder / "seats" / "*.parquet").filter(
         (pl.col("config") == "classic/4p/smart") & (pl.col("seat") == 0)
     )

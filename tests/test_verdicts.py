@@ -218,6 +218,10 @@ def test_report_targets_colour_the_grid_against_them(two_factor_run, tmp_path):
     assert not plain["side_gap"].equals(targeted["side_gap"])
     html = (tmp_path / "r" / "index.html").read_text()
     assert "The reference is your targets (40,40,20)" in html
+    glance = html[html.index('id="glance"') : html.index('id="verdict"')]
+    assert "The reference is your targets: L+D 40.0%" in glance and "Even is" not in glance
+    page = next((tmp_path / "r").glob("config-*.html")).read_text()
+    assert "against your targets, 40,40,20" in page and "against your target 40.0%" in page
 
 
 # --- in a notebook --------------------------------------------------------------------------

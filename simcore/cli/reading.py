@@ -25,12 +25,22 @@ def report(
     ] = "html",
     out: Annotated[Path | None, typer.Option(help="Folder to write (default: RUN/report).")] = None,
     targets: TargetsOption = None,
+    single_file: Annotated[
+        bool,
+        typer.Option(
+            "--single-file",
+            help="html: the whole report as one page with its charts embedded, for mailing.",
+        ),
+    ] = False,
 ) -> None:
     """Render a run folder's report and print its balance summary.
 
-    html writes one self-contained page, RUN/report/index.html (charts embedded, and saved
-    beside it as PNGs): win rates by side, role, character and seat with 95% intervals,
-    and game length. csv and json write every table of the report, one file each.
+    html writes a self-contained folder, RUN/report/: index.html (the grid at a glance, the
+    verdict, the effects of an experiment's overrides, strategy levels, comparisons), a page
+    per configuration (its verdict, sides, roles, characters, seats, cards, example games),
+    characters.html (every character, sortable) and the charts as PNGs; --single-file
+    writes it all as one page.
+    csv and json write every table of the report, one file each.
 
     Examples:
 
@@ -55,7 +65,7 @@ def report(
     except UserError as e:
         fail(str(e))
     if format == "html":
-        written = [write_report(loaded, out)]
+        written = [write_report(loaded, out, single_file)]
     else:
         written = export_tables(loaded.tables, format, out or loaded.run / "report")
     echo_summary(loaded)

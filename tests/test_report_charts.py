@@ -1,0 +1,126 @@
+"""Every chart of the report fits its figure: each text artist drawn (titles, labels, tick
+labels, legend entries, heatmap cells, colourbar labels) lies inside the figure, and
+rendering raises no warning (matplotlib's "constrained_layout not applied" among them).
+Checked on the default experiment at a few games per cell (32 configurations: four themes,
+4 to 7 players, two strategies) and on an experiment with two overrides (four cells)."""
+
+import warnings
+from unittest.mock import patch
+
+import pytest
+from matplotlib.figure import Figure
+from matplotlib.text import Text
+
+from reports import charts
+from reports.report import load_report, site_figures
+from simcore.runs.experiment import execute_experiment, plan_experiment
+
+TWO_OVERRIDES = """
+[experiment]
+title = "Paul Regret's life and the Missed! count"
+games = 120
+seed = 5
+
+[grid]
+themes = ["classic"]
+players = [5]
+strategies = ["smart"]
+
+[overrides]
+characters."Paul Regret".life = [3, 4]
+cards."Missed!".extra_copies = [0, 4]
+"""
+SLACK = 1.0  # pixels: rounding of a text's extent
+
+
+def misfits(fig: Figure) -> tuple[list[str], list[str]]:
+    """Render `fig` as the report does (charts.png); the texts drawn outside the figure
+    and the warnings raised."""
+    outside = []
+    draw = Text.draw
+
+    def checked_draw(text: Text, renderer) -> None:
+        draw(text, renderer)
+        if not (text.get_visible() and text.get_text().strip()):
+            return
+        box, frame = text.get_window_extent(renderer), text.get_figure(root=True).bbox
+        if (
+            box.x0 < frame.x0 - SLACK
+            or box.y0 < frame.y0 - SLACK
+            or box.x1 > frame.x1 + SLACK
+            or box.y1 > frame.y1 + SLACK
+        ):
+            where = f"{text.get_text()!r} at {box.bounds} in {frame.bounds}"
+            if where not in outside:  # a figure may be drawn twice (layout, then pixels)
+                outside.append(where)
+
+    with patch.object(Text, "draw", checked_draw), warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        charts.png(fig)
+    return outside, [str(w.message) for w in seen]
+
+
+def check_every_chart(figures) -> tuple[int, set]:
+    """Every figure checked; how many, and the colour scales of the heatmaps among them."""
+    problems, count, scales = [], 0, set()
+    for name, _alt, fig in figures:
+        outside, warned = misfits(fig)
+        problems += [f"{name}: {text} outside the figure" for text in outside]
+        problems += [f"{name}: warning {text}" for text in warned]
+        count += 1
+        if name.startswith("heatmap-"):
+            scales.add(fig.axes[0].images[0].get_clim())
+    assert problems == []
+    return count, scales
+
+
+@pytest.fixture(scope="module")
+def default_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("default") / "run"
+    execute_experiment(plan_experiment("default", out, games=40), progress=False)
+    return load_report(out)
+
+
+@pytest.fixture(scope="module")
+def overrides_run(tmp_path_factory):
+    root = tmp_path_factory.mktemp("overrides")
+    (root / "two.toml").write_text(TWO_OVERRIDES)
+    execute_experiment(plan_experiment(root / "two.toml", root / "run"), progress=False)
+    return load_report(root / "run")
+
+
+def test_every_chart_of_the_default_experiment_fits(default_run):
+    assert len(default_run.configs) == 32
+    limit = charts.heatmap_limit(default_run.tables["character_roles"])
+    # the index's four (sides, roles, compared, length), then per configuration its
+    # strength, heatmap and seats; side by side, one colour is one effect: every heatmap's
+    # scale ends at the largest effect
+    assert check_every_chart(site_figures(default_run)) == (4 + 3 * 32, {(-limit, limit)})
+    # the one-page form shows the same charts but for the seats of all 32 in one
+    assert check_every_chart([whole_seats(default_run)]) == (1, set())
+
+
+def test_every_chart_of_a_two_override_experiment_fits(overrides_run):
+    configs = overrides_run.configs
+    assert len(configs) == 4 and all("Paul Regret" in c and "Missed!" in c for c in configs)
+    assert check_every_chart(site_figures(overrides_run))[0] == 4 + 3 * 4
+    assert check_every_chart([whole_seats(overrides_run)])[0] == 1
+
+
+def whole_seats(report):
+    """The one page's only chart the pages do not have: the seats of every configuration
+    as small multiples (reports.report.single_page_figures)."""
+    return "seats", "", charts.seat_chart(report.tables["seats"], report.names)
+
+
+def test_the_check_catches_a_clipped_label_and_a_layout_warning():
+    fig = Figure(figsize=(3, 2), layout="constrained")
+    ax = fig.subplots()
+    ax.set_title("a title far too long to fit a figure three inches wide, cut at both ends")
+    outside, warned = misfits(fig)
+    assert len(outside) == 1 and "far too long" in outside[0] and warned == []
+    fig = Figure(figsize=(3, 2), layout="constrained")
+    ax = fig.subplots()
+    ax.plot([0, 1], label="x")
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", fontsize=90)
+    assert any("constrained_layout not applied" in w for w in misfits(fig)[1])
