@@ -144,3 +144,12 @@ def set_threads(threads: int) -> None:
     if not 1 <= threads <= most:
         raise ValueError(f"--threads must be between 1 and {most}, got {threads}")
     numba.set_num_threads(threads)
+
+
+TextOrJson = Annotated[str, typer.Option("--format", help="text or json.")]
+
+
+def check_text_or_json(output: str) -> None:
+    """--format of the commands that print text or JSON."""
+    if output not in ("text", "json"):
+        fail(f"--format must be text or json, got {output!r}")

@@ -15,6 +15,8 @@ from simcore.cli.options import (
     BackendName,
     RayAddress,
     ShowProgress,
+    TextOrJson,
+    check_text_or_json,
     fail,
     games_option,
     open_backend,
@@ -254,7 +256,7 @@ def exploit(
     out: Annotated[
         Path | None, typer.Option(help="Folder to keep the searches in (resumable).")
     ] = None,
-    output: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+    output: TextOrJson = "text",
     generations: Generations = 40,
     games_min: GamesMin = 1000,
     games_max: GamesMax = 8000,
@@ -275,8 +277,7 @@ def exploit(
     from simcore.studies.tune import exploitability
     from strategies.presets import resolve_strategy
 
-    if output not in ("text", "json"):
-        fail(f"--format must be text or json, got {output!r}")
+    check_text_or_json(output)
     budget = search_budget(generations, games_min, games_max, final_games)
     try:
         resolve_strategy(strategy)
@@ -340,7 +341,7 @@ def band(
             "(default runs/band/THEME-Np)."
         ),
     ] = None,  # fmt: skip
-    output: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+    output: TextOrJson = "text",
     generations: Generations = 20,
     games_min: GamesMin = 1000,
     games_max: GamesMax = 4000,
@@ -363,8 +364,7 @@ def band(
     from simcore.engine.vocab import WINNERS
     from simcore.studies.band import band as search_band
 
-    if output not in ("text", "json"):
-        fail(f"--format must be text or json, got {output!r}")
+    check_text_or_json(output)
     sides = list(WINNERS) if side == "all" else [side]
     if any(s not in WINNERS for s in sides):
         fail(f"--side must be one of {', '.join(WINNERS)} or all, got {side!r}")
