@@ -52,6 +52,12 @@ class Check:
     passed: bool
     note: str = ""
 
+    @classmethod
+    def never(cls, name: str, seen: int, witnesses: int, passed: bool, note: str) -> Check:
+        """A check that something never happens: seen times, expected 0, over `witnesses`
+        occasions where it could have (`passed` may also ask for some witnesses)."""
+        return cls(name, seen, 0, 0, 0, witnesses, passed, note)
+
     def line(self) -> str:
         mark = "ok  " if self.passed else "FAIL"
         return (
@@ -96,40 +102,26 @@ def renegade_alone(theme: Theme, block: Outcomes, bots: str = "smart") -> Iterat
     ren_won = block.winner == W_RENEGADE
     others_alive = (block.survived & (block.role != R_RENEGADE)).any(axis=1)
     bad = int((ren_won & others_alive).sum())
-    yield Check(
+    yield Check.never(
         f"{theme.id}: the Renegade never wins with anyone else alive ({bots} bots)",
-        bad,
-        0,
-        0,
-        0,
-        int(ren_won.sum()),
-        bad == 0,
-        "games the Renegade won with another player alive",
-    )
+        bad, int(ren_won.sum()), bad == 0, "games the Renegade won with another player alive",
+    )  # fmt: skip
 
 
 def beer_two_left(theme: Theme, block: Outcomes) -> Iterator[Check]:
     names = event_names()
     played = int(block.events[:, names.index("beers_two_left")].sum())
     healed = int(block.events[:, names.index("beers_two_left_healed")].sum())
-    yield Check(
-        f"{theme.id}: a Beer with two players left never heals",
-        healed,
-        0,
-        0,
-        0,
-        played,
+    yield Check.never(
+        f"{theme.id}: a Beer with two players left never heals", healed, played,
         healed == 0 and played > 0,
         "Beers that healed, of those played with two left" if played else "none played",
-    )
+    )  # fmt: skip
     held = int(block.events[:, names.index("lethal_two_left_beer_held")].sum())
     drunk = int(block.events[:, names.index("beers_two_left_at_lethal")].sum())
-    yield Check(
+    yield Check.never(
         f"{theme.id}: a Beer never saves from a lethal hit with two players left",
         drunk,
-        0,
-        0,
-        0,
         held,
         drunk == 0 and held > 0,
         "Beers drunk, at lethal hits taken holding one" if held else "no such hit",
