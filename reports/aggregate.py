@@ -70,9 +70,8 @@ FEATURED_COLUMNS = (
 
 
 def role_win_rates(cells: Cells) -> pl.LazyFrame:
-    """Per configuration and role: games, wins, rate, lower, upper (as
-    `reports.summary.role_win_rates`, which `bangsim run` prints, but derived from the shared
-    cells; counts as Int64). The sample is games: two outlaws are one outcome."""
+    """Per configuration and role: games, wins, rate, lower, upper, derived from the
+    shared cells (counts as Int64). The sample is games: two outlaws are one outcome."""
     lower, upper = wilson_exprs("wins", "games")
     return (
         role_baselines(cells)

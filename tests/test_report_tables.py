@@ -19,6 +19,7 @@ computed below with math.erfc from the z values derived by hand.
 
 import math
 
+import numpy as np
 import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
@@ -272,10 +273,58 @@ def test_two_proportion_test():
     assert same == 1.0
 
 
+def test_role_win_rates_count_games_not_seats():
+    """Per configuration and role: games, wins, rate and Wilson bounds (the docstring's), the
+    sample being games: two outlaws winning together are one win."""
+    from reports.aggregate import role_win_rates
+
+    got = role_win_rates(CELLS).collect()
+    assert got.select("config", "role", "games", "wins").rows() == [
+        (A4, "leader", 4, 1), (A4, "outlaw", 4, 2), (A4, "renegade", 4, 0),
+        (B5, "leader", 2, 2), (B5, "deputy", 2, 2), (B5, "outlaw", 2, 0), (B5, "renegade", 2, 0),
+    ]  # fmt: skip
+    assert got["rate"].to_list() == pytest.approx([0.25, 0.5, 0, 1, 1, 0, 0])
+    assert got["lower"].to_list() == pytest.approx([0.045587, 0.150039, 0, 0.342380, 0.342380, 0, 0], abs=1e-6)  # fmt: skip
+    assert got["upper"].to_list() == pytest.approx([0.699358, 0.849961, 0.489891, 1, 1, 0.657620, 0.657620], abs=1e-6)  # fmt: skip
+
+
+def test_role_win_rates_do_not_overflow_on_large_runs():
+    """100,000 games of 4 seats: counts past 65,536 stay exact (no u32 product overflows)."""
+    from reports.aggregate import role_win_rates
+
+    games, leader_wins = 100_000, 30_000
+    g = np.repeat(np.arange(games), 4)
+    role = np.tile(np.array(["leader", "renegade", "outlaw", "outlaw"]), games)
+    leader_won = g < leader_wins
+    won = np.where(role == "leader", leader_won, np.where(role == "outlaw", ~leader_won, False))
+    seats = pl.DataFrame(
+        {
+            "config": A4,
+            "theme": "classic",
+            "players": 4,
+            "game": g,
+            "seat": np.tile(np.arange(4), games),
+            "role": role,
+            "character": np.tile(np.array(list("ABCD")), games),
+            "strategy": "basic",
+            "won": won,
+            "survived": won,
+            "winner": np.where(leader_won, "leader", "outlaw"),
+            "turns": 10,
+            "rounds": 3,
+            "capped": False,
+            "featured": False,
+        }  # fmt: skip
+    ).cast(SEAT_SCHEMA)
+    got = role_win_rates(cells_of(seats.lazy())).collect()
+    assert got.select("role", "games", "wins").rows() == [
+        ("leader", games, leader_wins), ("outlaw", games, games - leader_wins), ("renegade", games, 0)
+    ]  # fmt: skip
+
+
 def test_tables_read_seat_rows_once_through_the_cells(tmp_path):
     """Two queries read the Parquet files (the cells); every table is a LazyFrame over them."""
-    from reports.aggregate import collect_tables, report_tables, role_win_rates
-    from reports.summary import role_win_rates as summary_role_win_rates
+    from reports.aggregate import collect_tables, report_tables
     from simcore.runs.cells import collect_cells, scan_seats
 
     (tmp_path / "seats").mkdir()
@@ -290,9 +339,3 @@ def test_tables_read_seat_rows_once_through_the_cells(tmp_path):
         "game_lengths", "turn_histogram",
     ]  # fmt: skip
     assert_frame_equal(collected["sides"], side_win_rates(CELLS).collect())
-    # the report's role table is the run summary's, counts as Int64
-    assert_frame_equal(
-        role_win_rates(CELLS).collect(),
-        summary_role_win_rates(SMALL).collect(),
-        check_dtypes=False,
-    )

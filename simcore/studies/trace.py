@@ -272,7 +272,7 @@ def trace_games(specs: list[TraceSpec], timeout: float | None = 600) -> list[dic
     """Replay each game with the kernel as plain Python in a subprocess; its traces."""
     if not specs:
         return []
-    root = str(Path(__file__).resolve().parent.parent)
+    root = str(Path(__file__).resolve().parents[2])  # the folder holding simcore/
     env = dict(os.environ)
     env[ENV_SWITCH] = "1"
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
