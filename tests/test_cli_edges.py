@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from simcore.cli import app
 from simcore.cli.options import parse_games
 from simcore.engine import limits
+from strategies.params import POLICY_VERSION
 
 runner = CliRunner()
 
@@ -30,10 +31,11 @@ def test_help_is_rewrapped_with_no_bool_placeholder():
     )
 
 
-def test_version_prints_the_version_and_the_rules_version():
+def test_version_prints_the_version_and_the_rules_and_policy_versions():
     result = runner.invoke(app, ["--version"])
     assert result.exit_code == 0
-    assert re.fullmatch(rf"bangsim \S+ \(rules version {limits.RULES_VERSION}\)\n", result.stdout)
+    versions = f"rules version {limits.RULES_VERSION}, policy version {POLICY_VERSION}"
+    assert re.fullmatch(rf"bangsim \S+ \({versions}\)\n", result.stdout)
     assert runner.invoke(app, ["-h"]).stdout.startswith("Usage: bangsim")
 
 

@@ -38,6 +38,7 @@ from simcore.errors import describe
 from simcore.runs import atomic, runfolder
 from simcore.runs.lock import LOCK_FILE
 from simcore.runs.runfolder import MANIFEST, SEATS, RunFolderError, chunk_problem
+from strategies.params import POLICY_VERSION
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "errors.md"
 runner = CliRunner()
@@ -365,12 +366,34 @@ def old_rules(manifest):
     manifest["versions"].update(bangsim="0.0.1", rules=limits.RULES_VERSION - 1)
 
 
-def test_manifest_other_rules(run):
-    edit_manifest(run, old_rules)
+def other_policy(manifest, policy=POLICY_VERSION - 1):
+    manifest["request"]["policy_version"] = policy
+
+
+def before_policies(manifest):
+    del manifest["request"]["policy_version"]
+
+
+@pytest.mark.parametrize(
+    "edit, then",
+    [
+        (old_rules, f"rules version {limits.RULES_VERSION - 1}, policy version {POLICY_VERSION}"),
+        (
+            other_policy,
+            f"rules version {limits.RULES_VERSION}, policy version {POLICY_VERSION - 1}",
+        ),
+        (before_policies, f"rules version {limits.RULES_VERSION}"),
+    ],
+)
+def test_manifest_other_rules(run, edit, then):
+    """The bots' version counts as the rules' does: a run played by other rules, by other
+    bots, or recorded before policy versions (none) is not resumed."""
+    edit_manifest(run, edit)
     before = snapshot(run)
     line = check("manifest-other-rules", run_cli(run))
-    assert f"bangsim 0.0.1 (rules version {limits.RULES_VERSION - 1}," in line
-    assert f"(rules version {limits.RULES_VERSION}, manifest format 1)" in line
+    assert f"({then}, manifest format 1) and cannot be resumed" in line
+    now = f"rules version {limits.RULES_VERSION}, policy version {POLICY_VERSION}"
+    assert f"({now}, manifest format 1); choose another --out" in line
     assert snapshot(run) == before
 
 
@@ -783,9 +806,9 @@ def ray_instance():
 
 def test_ray_other_version(ray_instance, tmp_path, monkeypatch):
     """The node checks the stamp the command sends with every task."""
-    monkeypatch.setattr(simcore.runs.backend, "version_stamp", lambda: ("0.0.1", 0))
+    monkeypatch.setattr(simcore.runs.backend, "version_stamp", lambda: ("0.0.1", 0, 0))
     line = check("ray-other-version", run_cli(tmp_path / "r", "--backend", "ray"))
-    assert "this one bangsim 0.0.1 (rules version 0)" in line
+    assert "this one bangsim 0.0.1 (rules version 0, policy version 0)" in line
     assert json.loads((tmp_path / "r" / MANIFEST).read_text())["chunks_done"] == []
 
 
@@ -920,9 +943,10 @@ def test_trace_config_without_run():
     check("trace-config-without-run", cli("trace", "--game", 1, "--config", "classic/5p/smart"))
 
 
-def test_trace_other_rules(run):
+@pytest.mark.parametrize("key", ["rules_version", "policy_version"])
+def test_trace_other_rules(run, key):
     manifest = json.loads((run / MANIFEST).read_text())
-    manifest["request"]["rules_version"] = limits.RULES_VERSION - 1
+    manifest["request"][key] -= 1
     (run / MANIFEST).write_text(json.dumps(manifest))
     check("trace-other-rules", cli("trace", run, "--game", 1))
 

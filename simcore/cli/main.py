@@ -97,16 +97,16 @@ app = typer.Typer(
 
 
 def version_text() -> str:
-    """'bangsim 0.1.0 (rules version 7)': what `bangsim --version` prints."""
+    """'bangsim 0.1.0 (rules version 4, policy version 1)': what `bangsim --version` prints."""
     from importlib import metadata
 
-    from simcore.engine.limits import RULES_VERSION
+    from simcore.engine.request import games_versions, versions_words
 
     try:
         version = metadata.version("bangsim")
     except metadata.PackageNotFoundError:  # pragma: no cover - run from a bare checkout
         version = "unknown"
-    return f"bangsim {version} (rules version {RULES_VERSION})"
+    return f"bangsim {version} ({versions_words(*games_versions().values())})"
 
 
 def _version(value: bool) -> None:
@@ -127,7 +127,7 @@ def main(
         bool,
         typer.Option(
             "--version",
-            help="Print the version and the rules version (run folders record both), then exit.",
+            help="Print the version and the rules and policy versions (run folders record them), then exit.",
             callback=_version,
             is_eager=True,
         ),

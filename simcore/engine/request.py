@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from simcore.engine import limits
 from simcore.engine.theme import Theme
+from strategies.params import POLICY_VERSION
 from strategies.presets import DEFAULT_PRESET, resolve_strategy
 from strategies.presets import Strategy as PresetStrategy
 
@@ -19,6 +20,19 @@ DEFAULT_STRATEGY = DEFAULT_PRESET
 POOL_NAMES_IN_LABEL = 3  # pools up to this size are spelled out in config labels
 
 Strategy = str | Mapping[str, str] | PresetStrategy  # see strategies.presets.resolve_strategy
+
+
+def games_versions() -> dict[str, int]:
+    """What a seed's games depend on besides the request: the rules kernel's version
+    (limits.RULES_VERSION) and the bots' (strategies.params.POLICY_VERSION). Run folders,
+    Ray tasks and traces record and check both."""
+    return {"rules_version": limits.RULES_VERSION, "policy_version": POLICY_VERSION}
+
+
+def versions_words(rules: object, policy: object = None) -> str:
+    """'rules version 4, policy version 1' (records made before policy versions: the rules
+    version alone)."""
+    return f"rules version {rules}" + ("" if policy is None else f", policy version {policy}")
 
 
 def config_label(

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Iterator
 from importlib import metadata
 from typing import Any
 
-from simcore.engine import limits
+from simcore.engine.request import games_versions, versions_words
 from simcore.errors import UserError
 
 BACKENDS = ("local", "ray")
@@ -184,13 +184,15 @@ def check_reachable(address: str) -> None:
         ) from None
 
 
-def version_stamp() -> tuple[str | None, int]:
-    """(bangsim version, rules version): what must be equal on every node for equal rows."""
+def version_stamp() -> tuple[str | None, int, int]:
+    """(bangsim version, rules version, policy version): what must be equal on every node
+    for equal rows."""
     try:
         version = metadata.version("bangsim")
     except metadata.PackageNotFoundError:
         version = None
-    return version, limits.RULES_VERSION
+    games = games_versions()
+    return version, games["rules_version"], games["policy_version"]
 
 
 def _task_env() -> dict[str, str]:
@@ -200,13 +202,13 @@ def _task_env() -> dict[str, str]:
     return env
 
 
-def _run_task(stamp: tuple[str | None, int], fn: Callable[[Any], Any], item: Any) -> Any:
+def _run_task(stamp: tuple[str | None, int, int], fn: Callable[[Any], Any], item: Any) -> Any:
     """One Ray task: fn(item), on a node that runs the caller's bangsim."""
     here = version_stamp()
     if here != stamp:
         raise BackendError(
-            f"the Ray node {socket.gethostname()} runs bangsim {here[0]} (rules version "
-            f"{here[1]}), this one bangsim {stamp[0]} (rules version {stamp[1]}); install the "
-            "same bangsim on every node"
+            f"the Ray node {socket.gethostname()} runs bangsim {here[0]} "
+            f"({versions_words(*here[1:])}), this one bangsim {stamp[0]} "
+            f"({versions_words(*stamp[1:])}); install the same bangsim on every node"
         )
     return fn(item)

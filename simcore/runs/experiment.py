@@ -43,6 +43,7 @@ from simcore.engine.request import (
     check_games,
     check_strategy,
     config_label,
+    games_versions,
     safe_name,
 )
 from simcore.engine.rows import seat_frame
@@ -304,7 +305,7 @@ def plan_experiment(
             **({"skipped": skipped} if skipped else {}),
             "chunk_size": chunk_size,
             "checked": checked,
-            "rules_version": limits.RULES_VERSION,
+            **games_versions(),
             **({} if events else {"events": False}),  # older requests lack it
             **({"precision": adaptive.request()} if adaptive else {}),  # older requests lack it
         }

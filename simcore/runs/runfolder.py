@@ -18,7 +18,7 @@ the chunk play again. One process at a time writes a folder: `out/.bangsim.lock`
 (simcore.runs.lock) names it while it does.
 
 Before resuming, the folder is checked (`check_folder`): writable, a run folder, of this
-rules version and manifest format, the same request, and every chunk it lists as done
+rules and policy version and manifest format, the same request, and every chunk it lists as done
 readable with the right row count, event files included (`check_chunk_files`, Parquet
 footers only). Each
 problem is a RunFolderError with one line naming it and what to do (docs/errors.md).
@@ -62,8 +62,10 @@ from simcore.engine.request import (
     check_games,
     check_strategy,
     config_label,
+    games_versions,
     player_counts,
     safe_name,
+    versions_words,
 )
 from simcore.engine.rows import SEAT_DEFAULTS, SEAT_SCHEMA, seat_frame
 from simcore.engine.theme import Theme, load_theme
@@ -72,6 +74,7 @@ from simcore.runs.atomic import write_atomic
 from simcore.runs.backend import Backend, LocalBackend
 from simcore.runs.lock import LOCK_FILE, folder_lock
 from simcore.runs.precision import DEFAULT_CAP, Precision, check_precision, precision_rounds
+from strategies.params import POLICY_VERSION
 
 MANIFEST = "manifest.json"
 SEATS = "seats"
@@ -208,7 +211,7 @@ def plan_study(
             **({"feature": feature} if feature is not None else {}),  # older requests lack it
             "chunk_size": chunk_size,
             "checked": checked,
-            "rules_version": limits.RULES_VERSION,
+            **games_versions(),
             **({} if events else {"events": False}),  # older requests lack it
             **({"precision": adaptive.request()} if adaptive else {}),  # older requests lack it
         }
@@ -418,12 +421,14 @@ def _manifest_problem(data: Any) -> str | None:
 
 
 def written_by(manifest: dict[str, Any]) -> str:
-    """'bangsim 0.1.0 (rules version 2, manifest format 1)': what wrote a manifest."""
+    """'bangsim 0.1.0 (rules version 4, policy version 1, manifest format 1)': what wrote a
+    manifest."""
     versions_ = manifest.get("versions") if isinstance(manifest.get("versions"), dict) else {}
     request = manifest.get("request") if isinstance(manifest.get("request"), dict) else {}
     rules = request.get("rules_version", versions_.get("rules", "?"))
+    words = versions_words(rules, request.get("policy_version"))
     return (
-        f"bangsim {versions_.get('bangsim') or '?'} (rules version {rules}, "
+        f"bangsim {versions_.get('bangsim') or '?'} ({words}, "
         f"manifest format {manifest.get('format', '?')})"
     )
 
@@ -434,18 +439,20 @@ def this_version() -> str:
         {
             "format": MANIFEST_FORMAT,
             "versions": versions(),
-            "request": {"rules_version": limits.RULES_VERSION},
+            "request": games_versions(),
         }
     )
 
 
 def check_version(out: Path, manifest: dict[str, Any], resume: bool = True) -> None:
     """RunFolderError when the manifest is of another format, or (resume=True) when its games
-    were played by another rules version: the same request would give other rows, so such a
-    run cannot be resumed. A report reads any rules version of this manifest format."""
+    were played by another rules or policy version (a request of before policy versions has
+    none: its bots were not this policy's): the same request would give other rows, so such
+    a run cannot be resumed. A report reads any version of this manifest format."""
     request = manifest.get("request") if isinstance(manifest.get("request"), dict) else {}
     other_format = manifest.get("format") != MANIFEST_FORMAT
-    if other_format or (resume and request.get("rules_version") != limits.RULES_VERSION):
+    played = {key: request.get(key) for key in games_versions()}
+    if other_format or (resume and played != games_versions()):
         what = "resumed" if resume else "read"
         versions_ = manifest.get("versions") if isinstance(manifest.get("versions"), dict) else {}
         then = (
@@ -564,7 +571,11 @@ def theme_digest(theme: Theme) -> str:
 
 def versions() -> dict[str, Any]:
     """Versions stamped into the manifest: the package, the rules, the numeric stack."""
-    found: dict[str, Any] = {"rules": limits.RULES_VERSION, "python": platform.python_version()}
+    found: dict[str, Any] = {
+        "rules": limits.RULES_VERSION,
+        "policy": POLICY_VERSION,
+        "python": platform.python_version(),
+    }
     for package in ("bangsim", "numba", "numpy", "polars"):
         try:
             found[package] = metadata.version(package)

@@ -25,8 +25,7 @@ from typing import Any
 
 import tomli_w
 
-from simcore.engine import limits
-from simcore.engine.request import check_strategy
+from simcore.engine.request import check_strategy, games_versions
 from simcore.engine.theme import CONFIGS_DIR, Theme, read_toml, shipped_names, shipped_or_path
 from simcore.engine.vocab import ROLES, WINNERS
 from simcore.errors import UserError
@@ -187,14 +186,15 @@ class Problem:
 
     def digest(self) -> str:
         """Names the request: the file's content, the themes' and the strategies' values, the
-        seed and the rules version (a saved search of another request is not resumed)."""
+        seed and the rules and policy versions (a saved search of another request is not
+        resumed)."""
         text = json.dumps(
             {
                 "spec": self.spec,
                 "seed": self.seed,
                 "themes": [theme_digest(t) for t in self.themes],
                 "strategies": [c.strategy.matrix.tolist() for c in self.configs],
-                "rules": limits.RULES_VERSION,
+                **games_versions(),
             },
             sort_keys=True,
             default=str,

@@ -127,18 +127,18 @@ def spec_from_run(run: Path, game: int, config: str | None = None) -> TraceSpec:
     """The spec of game `game` of a run folder's config (`config` may be None when the run
     has one): theme (from the file the manifest records, checked against its digest, with
     an experiment cell's overrides applied), players, seed, strategy, pool, feature."""
-    from simcore.engine import limits
+    from simcore.engine.request import games_versions, versions_words
     from simcore.runs.experiment import apply_overrides
 
     run = Path(run)
     manifest, configs = run_configs(run)
     cfg = pick_config(run, configs, config)
     request = manifest.get("request", {})
-    rules = request.get("rules_version")
-    if rules != limits.RULES_VERSION:
+    played = {key: request.get(key) for key in games_versions()}
+    if played != games_versions():
         raise TraceError(
-            f"{run} was played by rules version {rules}; this bangsim plays rules version "
-            f"{limits.RULES_VERSION}, so its games cannot be replayed"
+            f"{run} was played by {versions_words(*played.values())}; this bangsim plays "
+            f"{versions_words(*games_versions().values())}, so its games cannot be replayed"
         )
     themes = request.get("themes") or []
     theme_id = cfg.get("theme") or (themes[0] if len(themes) == 1 else None)
