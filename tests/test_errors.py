@@ -1065,6 +1065,10 @@ def test_balance_bad_sigma(tmp_path):
     check("balance-bad-sigma", balance(tmp_path, search="sigma0 = 2"))
 
 
+def test_balance_bad_retune(tmp_path):
+    check("balance-bad-retune", balance(tmp_path, search='retune = "always"'))
+
+
 def test_balance_games_max_below_min(tmp_path):
     check("balance-games-max-below-min", balance(tmp_path, search="games_max = 100"))
 

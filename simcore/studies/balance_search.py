@@ -523,7 +523,8 @@ def write_variants(problem: Problem, answer: Answer, out: Path) -> None:
                 f"bangsim balance {problem.source.name} (seed {problem.seed}): variant "
                 f"{var.name} of theme '{theme_id}'",
                 *(f"  {w}" for w in var.words),
-                f"distance to the targets {100 * var.distance:.1f} points "
+                f"distance to the targets{' at its own re-tuned play' if var.own_strategy else ''} "
+                f"{100 * var.distance:.1f} points "
                 f"[{100 * var.distance_lower:.1f}, {100 * var.distance_upper:.1f}] over "
                 f"{answer.final_games:,} fresh deals per table (the printed theme: "
                 f"{100 * answer.variants[0].distance:.1f})",
