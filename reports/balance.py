@@ -102,7 +102,10 @@ def answer_lines(problem: Problem, answer: Answer, retuned: list[Retuned] = ()) 
         )
     for j, v in enumerate(answer.variants):
         what = "; ".join(v.words) or "the printed theme"
-        also = f" (under {problem.strategy} {100 * v.distance_printed_play:.1f})" if inside else ""
+        also = f" (under {problem.strategy} {100 * v.distance_printed_play:.1f}" if inside else ""
+        if v.distance_band_worst is not None:
+            also += f"; worst band end {100 * v.distance_band_worst:.1f}"
+        also += ")" if inside else ""
         lines.append(
             f"  {v.name:<11} {100 * v.distance:5.1f} [{100 * v.distance_lower:.1f}, "
             f"{100 * v.distance_upper:.1f}]{also}{'  (chosen)' if j == answer.chosen else ''}"

@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 import simcore.studies.balance_inside as balance_inside
+from reports.balance import write_balance_page
 from simcore.cli import app
 from simcore.engine.play import play_games
 from simcore.engine.theme import load_theme
@@ -19,7 +20,7 @@ from simcore.engine.vocab import R_LEADER, R_OUTLAW, R_RENEGADE
 from simcore.studies.balance import read_problem
 from simcore.studies.balance_inside import INSIDE, measure_inside, search_inside
 from simcore.studies.balance_search import RESULT, measure, search
-from simcore.studies.batch import SIDE_OF, Outcomes
+from simcore.studies.batch import SIDE_OF, Outcomes, Tally, Work, play_work
 from simcore.studies.tune import Space, sub_seed
 from strategies.presets import resolve_strategy
 
@@ -99,6 +100,7 @@ generations = 2
 games_min = 2000
 games_max = 4000
 final_games = 20000
+{more}
 [targets]
 "4" = {{ leader = 0.5 }}
 [knobs]
@@ -116,9 +118,9 @@ def small_budgets(monkeypatch):
                          "final_games": 4000})  # fmt: skip
 
 
-def toy_problem(tmp_path: Path, seed: int = 1):
+def toy_problem(tmp_path: Path, seed: int = 1, more: str = ""):
     path = tmp_path / f"toy{seed}.toml"
-    path.write_text(TOY.format(seed=seed))
+    path.write_text(TOY.format(seed=seed, more=more))
     return read_problem(path)
 
 
@@ -131,8 +133,11 @@ def toy_search(problem, out: Path, map_fn=None):
 
 def test_retuning_inside_finds_the_value_that_survives_adaptation(tmp_path):
     """The fixed-strategy search picks k = 2, which adapted outlaws take apart; the
-    re-tuning search picks k = 0, and reports both distances for every front variant."""
-    problem = toy_problem(tmp_path)
+    re-tuning search picks k = 0, and reports the three distances for every front variant.
+    Only the outlaws move the leader's side here, and a push of theirs is one they take back
+    when they next respond for their own rate: the band is a point, its worst end the own
+    play's distance."""
+    problem = toy_problem(tmp_path, more="band_epsilon = 0.01")
     toy = Toy()
     fixed = measure(problem, search(problem, None, toy.map), None, toy.map)
     assert fixed.variants[fixed.chosen].overrides == {"rules.leader_extra_life": 2}
@@ -144,6 +149,15 @@ def test_retuning_inside_finds_the_value_that_survives_adaptation(tmp_path):
     assert chosen.distance_printed_play == pytest.approx(0.08, abs=0.01)
     printed = answer.variants[0]
     assert printed.distance_own_play == pytest.approx(0.22, abs=0.01)
+    for var in answer.variants:
+        assert var.distance_band_worst == pytest.approx(var.distance_own_play, abs=0.005)
+        found = json.loads((tmp_path / "out" / "inside" / "band" / balance_inside.key_of(
+            var.choice) / "classic-4p" / "leader" / "band.json").read_text())  # fmt: skip
+        assert any(m["kept"] and m["kind"] == "push" and m["role"] == "outlaw"
+                   for m in found["moves"])  # fmt: skip
+    page = write_balance_page(problem, state, answer, tmp_path / "out", None,
+                              [s.record() for s in inside.stages]).read_text()  # fmt: skip
+    assert "worst band end" in page and "own re-tuned play" in page
     # k = 2 at its own play, lightly re-tuned: the outlaws found their reply
     light = inside.stages[0]
     assert light.distances[(2,)] > light.distances[(0,)] > 0.07
@@ -193,6 +207,7 @@ final_games = 400
 retune_light = 1
 [targets]
 "5" = { leader = 0.5 }
+characters = { within = 0.05 }
 [knobs]
 rules.leader_extra_life = [0, 1, 2]
 """
@@ -222,12 +237,19 @@ def test_inside_on_the_kernel_repeats_on_any_thread_count(tmp_path, monkeypatch)
     for var in front:
         assert {"distance_printed_play", "distance_own_play", "own_strategy"} <= var.keys()
         assert var["distance"] == var["distance_own_play"]
-    for var in front:  # its own strategy replays its rates on the final deals
+    for var in front:  # its own strategy replays its rates and effects on the final deals
         spec = var["own_strategy"]["classic"].replace("OUT", str(tmp_path / "t1"))
         file = var["files"].get("classic", "classic").replace("OUT", str(tmp_path / "t1"))
-        block = play_games(load_theme(file), 5, 400, sub_seed(1, "final"), strategy=spec)
+        theme = load_theme(file)
+        block = play_games(theme, 5, 400, sub_seed(1, "final"), strategy=spec)
         rates = {r["side"]: r["rate"] for r in var["sides"]}
         assert rates == {s: float(np.mean(block.winner == w)) for w, s in enumerate(rates)}
+        own = play_work(Work(theme, 5, resolve_strategy(spec, 5), sub_seed(1, "final"), 400))
+        effect, _ = Tally.of(own, len(theme.character_names)).effects()
+        by_name = dict(zip(theme.character_names, effect, strict=True))
+        assert [c["effect"] for c in var["characters"]] == [
+            by_name[c["character"]] for c in var["characters"]
+        ]
     page = (tmp_path / "t1" / "report" / "index.html").read_text()
     assert "own re-tuned play" in page and "under smart" in page
 

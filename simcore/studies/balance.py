@@ -73,10 +73,15 @@ class Budget:
     final_games: int = 20_000  # fresh deals per front variant (and the printed theme)
     retune: str = "off"  # "inside": judge candidates at strategies re-tuned for them
     retune_light: int = 8  # with retune = "inside": candidates re-tuned lightly, the front aside
+    band_epsilon: float = 0.0  # with retune = "inside", > 0: each front variant's band too
 
 
 SEARCH_KEYS = tuple(f.name for f in fields(Budget))
 LEAST = {"generations": 1, "population": 0, "final_games": 100, "retune_light": 0}  # else 32
+REALS = {
+    "sigma0": ("(0, 1]", lambda v: 0 < v <= 1),
+    "band_epsilon": ("[0, 1)", lambda v: 0 <= v < 1),
+}
 RETUNE_MODES = ("off", "inside")  # search.retune: the file's strategy only, or re-tuned inside
 
 
@@ -268,7 +273,8 @@ def read_problem(source: str | Path, seed: int | None = None, retune: str | None
 
 
 def read_budget(table: dict[str, Any], name: str) -> Budget:
-    """The [search] table: positive whole numbers (sigma0 a number in (0, 1])."""
+    """The [search] table: positive whole numbers (sigma0 a number in (0, 1], band_epsilon
+    in [0, 1), retune one of RETUNE_MODES)."""
     values = {}
     for key, value in table.items():
         if key == "retune":
@@ -277,11 +283,13 @@ def read_budget(table: dict[str, Any], name: str) -> Budget:
                     f"{name}: search.retune must be {' or '.join(map(repr, RETUNE_MODES))}, got "
                     f"{value!r}"
                 )
-        elif key == "sigma0":
-            ok = isinstance(value, int | float) and not isinstance(value, bool) and 0 < value <= 1
-            if not ok:
+        elif key in REALS:
+            span, inside = REALS[key]
+            if not (
+                isinstance(value, int | float) and not isinstance(value, bool) and inside(value)
+            ):
                 raise BalanceError(
-                    f"{name}: search.sigma0 must be a number in (0, 1], got {value!r}"
+                    f"{name}: search.{key} must be a number in {span}, got {value!r}"
                 )
         else:
             least = LEAST.get(key, 32)

@@ -38,7 +38,7 @@ import numpy as np
 from simcore.engine.theme import load_theme
 from simcore.runs.atomic import write_atomic
 from simcore.runs.backend import Backend
-from simcore.studies.balance import Config, Problem, theme_toml
+from simcore.studies.balance import SIDE_OF_ROLE, Config, Problem, theme_toml
 from simcore.studies.balance_retune import RETUNE_BUDGET, RETUNED
 from simcore.studies.balance_search import (
     Answer,
@@ -48,11 +48,13 @@ from simcore.studies.balance_search import (
     final_outcomes,
     front_of,
     judged,
+    misses,
     pooled,
     tallies_of,
 )
-from simcore.studies.batch import MapFn, Outcomes, Work, play_work
-from simcore.studies.tune import iterate, load_state, save_state, sub_seed
+from simcore.studies.band import band
+from simcore.studies.batch import MapFn, Outcomes, Tally, Work, play_work
+from simcore.studies.tune import iterate, load_state, roles_at, save_state, sub_seed
 from strategies.presets import preset_toml, resolve_strategy
 
 INSIDE = "inside_state.pkl"
@@ -96,6 +98,9 @@ class Inside:
 
     digest: str
     stages: list[Stage] = field(default_factory=list)
+    band: dict[Variant, float] | None = None  # with band_epsilon: distance_band_worst
+    band_games: int = 0
+    band_seconds: float = 0.0
 
 
 def key_of(variant: Variant) -> str:
@@ -131,6 +136,10 @@ def search_inside(
         inside.stages.append(run_stage(problem, inside, name, picked, out, map_fn, backend,
                                        table_of))  # fmt: skip
         save_state(out, inside, INSIDE)
+    if problem.budget.band_epsilon > 0:
+        if progress and inside.band is None:
+            progress(f"the bands of {len(inside.stages[-1].strategies)} variant(s)")
+        band_worst(problem, inside, out, map_fn, backend, table_of)
     return inside
 
 
@@ -213,6 +222,64 @@ def retune(
     return f"{preset}:{RETUNED}", sum(s.games for s in steps)
 
 
+def band_worst(
+    problem: Problem,
+    inside: Inside,
+    out: Path,
+    map_fn: MapFn = map,
+    backend: Backend | None = None,
+    table_of: Callable[[Any, int], Any] | None = None,
+) -> dict[Variant, float]:
+    """With search.band_epsilon > 0: each final-stage variant's worst distance over the ends
+    of its bands. At each table, for each side with a target there (every side dealt when it
+    has none), the band of that side's rate (simcore.studies.band, from the variant's own
+    strategy, LIGHT_BUDGET best responses, in OUT/inside/band/KEY/THEME-Np/SIDE/); every end
+    profile plays the final deals, and each table takes its worst end (the distance's groups
+    are per table, so that is the worst over every combination of ends). Saved in the
+    state; the bands' games in inside.band_games."""
+    if inside.band is not None:
+        return inside.band
+    t0 = time.perf_counter()
+    last, eps, within = inside.stages[-1], problem.budget.band_epsilon, problem.targets.within
+    seed, n = sub_seed(problem.seed, "final"), problem.budget.final_games
+    worst, games = {}, 0
+    for v in last.strategies:
+        themes, key = problem.themes_of(v), key_of(v)
+        total, groups = 0.0, 0
+        for config in problem.configs:
+            theme_id, players, label = config.theme.id, config.players, config.label
+            theme_file = out / "inside" / "final" / key / f"{theme_id}-{players}p" / "theme.toml"
+            targets = problem.targets.sides.get(players, {})
+            dealt = dict.fromkeys(SIDE_OF_ROLE[r] for r in roles_at(config.theme, players))
+            table = None if table_of is None else table_of(load_theme(str(theme_file)), players)
+            ends = []
+            for side in list(targets) or list(dealt):
+                b = band(
+                    str(theme_file), players, side,
+                    out / "inside" / "band" / key / f"{theme_id}-{players}p" / side, eps,
+                    sub_seed(problem.seed, "band", key, label, side), last.strategies[v][label],
+                    push=LIGHT_BUDGET, respond=LIGHT_BUDGET, check=LIGHT_BUDGET,
+                    final_games=LIGHT_BUDGET["final_games"], backend=backend, table=table,
+                )  # fmt: skip
+                games += b.games
+                ends += [b.low.strategy, b.high.strategy]
+            works = [Work(themes[theme_id], players, resolve_strategy(e, players), seed, n)
+                     for e in ends]  # fmt: skip
+            chars = len(config.theme.character_names)
+            squares = [
+                [float(np.mean(g**2)) for g in misses(Tally.of(o, chars), targets, within)]
+                for o in map_fn(play_work, works)
+            ]
+            total += max(sum(x) for x in squares)
+            groups += len(squares[0])
+            games += len(works) * n
+        worst[v] = float(np.sqrt(total / groups))
+    inside.band, inside.band_games = worst, games
+    inside.band_seconds = time.perf_counter() - t0
+    save_state(out, inside, INSIDE)
+    return worst
+
+
 def measure_inside(
     problem: Problem, state: State, inside: Inside, out: Path, map_fn: MapFn = map
 ) -> Answer:
@@ -233,6 +300,7 @@ def measure_inside(
         var.distance_own_play = var.distance
         var.distance_printed_play = p.distance
         var.distance_printed_lower, var.distance_printed_upper = p.distance_lower, p.distance_upper
+        var.distance_band_worst = None if inside.band is None else inside.band[var.choice]
         for theme in problem.themes:
             configs = [c for c in problem.configs if c.theme.id == theme.id]
             tables = {
@@ -248,6 +316,7 @@ def measure_inside(
             var.own_strategy[theme.id] = f"{file}:{OWN}"
     n = problem.budget.final_games
     games = state.games + len(front) * len(problem.configs) * n
-    games += sum(s.tune_games + s.play_games for s in inside.stages)
-    seconds = state.seconds + sum(s.seconds for s in inside.stages) + time.perf_counter() - t0
+    games += sum(s.tune_games + s.play_games for s in inside.stages) + inside.band_games
+    seconds = state.seconds + sum(s.seconds for s in inside.stages) + inside.band_seconds
+    seconds += time.perf_counter() - t0
     return Answer(variants, chosen_of(variants), n, games, seconds)
