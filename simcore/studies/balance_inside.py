@@ -39,7 +39,7 @@ from simcore.engine.theme import load_theme
 from simcore.runs.atomic import write_atomic
 from simcore.runs.backend import Backend
 from simcore.studies.balance import SIDE_OF_ROLE, Config, Problem, theme_toml
-from simcore.studies.balance_retune import RETUNE_BUDGET, RETUNED
+from simcore.studies.balance_retune import RETUNE_BUDGET, RETUNED, WARM_SIGMA
 from simcore.studies.balance_search import (
     Answer,
     State,
@@ -60,12 +60,9 @@ from strategies.presets import preset_toml, resolve_strategy
 INSIDE = "inside_state.pkl"
 STRATEGIES = "strategies"  # OUT/strategies/NAME.toml: each front variant's own strategy
 OWN = "own"  # the preset name in those files
-# A warm start begins at strong play: CMA-ES's first step is a tenth of each key's range,
-# not best_response's 0.25, whose drift over 47 keys costs a short search 1 to 3 points
-WARM_SIGMA = 0.1
 LIGHT_BUDGET = {"generations": 2, "games_min": 500, "games_max": 1000, "final_games": 2000,
                 "sigma0": WARM_SIGMA}  # fmt: skip
-FULL_BUDGET = {**RETUNE_BUDGET, "sigma0": WARM_SIGMA}  # --retune's: 6 generations, 500 to 2,000
+FULL_BUDGET = RETUNE_BUDGET  # the --retune check's: 6 generations of 500 to 2,000 games
 STAGES = ("light", "full", "final")
 
 Variant = tuple[int, ...]
