@@ -167,7 +167,7 @@ def test_balance_inside_same_answer(backend, tmp_path, monkeypatch):
     for where, map_fn, on in (("local", map, None), ("ray", backend.map, backend)):
         out = tmp_path / where
         state = search(problem, out, map_fn)
-        stages = inside.search_inside(problem, state, out, map_fn, on)
+        stages = inside.search_inside(problem, state, out, inside.Arena(map_fn, on))
         answers.append(inside.measure_inside(problem, state, stages, out, map_fn))
     a, b = answers
     assert [(v.overrides, v.distance, v.distance_printed_play) for v in a.variants] == [

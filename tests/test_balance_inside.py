@@ -18,7 +18,7 @@ from simcore.engine.play import play_games
 from simcore.engine.theme import load_theme
 from simcore.engine.vocab import R_LEADER, R_OUTLAW, R_RENEGADE
 from simcore.studies.balance import read_problem
-from simcore.studies.balance_inside import INSIDE, measure_inside, search_inside
+from simcore.studies.balance_inside import INSIDE, Arena, measure_inside, search_inside
 from simcore.studies.balance_search import RESULT, measure, search
 from simcore.studies.batch import SIDE_OF, Outcomes, Tally, Work, play_work
 from simcore.studies.tune import Space, sub_seed
@@ -127,7 +127,7 @@ def toy_problem(tmp_path: Path, seed: int = 1, more: str = ""):
 def toy_search(problem, out: Path, map_fn=None):
     toy = Toy()
     state = search(problem, out, toy.map)
-    inside = search_inside(problem, state, out, map_fn or toy.map, table_of=toy.table)
+    inside = search_inside(problem, state, out, Arena(map_fn or toy.map, table_of=toy.table))
     return state, inside, measure_inside(problem, state, inside, out, toy.map)
 
 

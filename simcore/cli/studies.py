@@ -208,13 +208,14 @@ def balance(
         bar.close()
     stages = None
     if problem.budget.retune == "inside":
-        from simcore.studies.balance_inside import measure_inside, search_inside
+        from simcore.studies.balance_inside import Arena, measure_inside, search_inside
 
         def said(text: str) -> None:
             if progress:
                 typer.echo(text, err=True)
 
-        inside = search_inside(problem, state, folder, backend.map, backend, progress=said)
+        arena = Arena(backend.map, backend)
+        inside = search_inside(problem, state, folder, arena, progress=said)
         answer = measure_inside(problem, state, inside, folder, backend.map)
         stages = [s.record() for s in inside.stages]
     else:

@@ -21,8 +21,8 @@ The front, the distances, the sides and the characters reported are then the var
 own strong play's; each also carries its distance under the printed game's strategies.
 The state is saved after every stage (OUT/inside_state.pkl) and every best response keeps
 its own folder under OUT/inside/, so a rerun resumes; the answer depends on the file and
-seed only, whatever the backend (the plays go through `map_fn`, the best responses through
-`backend`).
+seed only, whatever the backend (an `Arena`: the plays go through its `map_fn`, the best
+responses through its `backend`).
 """
 
 from __future__ import annotations
@@ -104,6 +104,23 @@ class Inside:
     band_seconds: float = 0.0
 
 
+@dataclass(frozen=True)
+class Arena:
+    """Where the stages play: `map_fn` their games (builtin map or a backend's map), `backend`
+    their best responses (None: this machine), on the kernel, or on what table_of(theme,
+    players) gives when set (a test's toy table)."""
+
+    map_fn: MapFn = map
+    backend: Backend | None = None
+    table_of: Callable[[Any, int], Any] | None = None
+
+    def table(self, theme_file: Path, players: int) -> Any:
+        """What a best response at `theme_file` plays on (None: the kernel)."""
+        return (
+            None if self.table_of is None else self.table_of(load_theme(str(theme_file)), players)
+        )
+
+
 def key_of(variant: Variant) -> str:
     """A variant's folder name: its value indices."""
     return "v" + "-".join(map(str, variant))
@@ -113,14 +130,11 @@ def search_inside(
     problem: Problem,
     state: State,
     out: Path,
-    map_fn: MapFn = map,
-    backend: Backend | None = None,
-    table_of: Callable[[Any, int], Any] | None = None,
+    arena: Arena = Arena(),
     progress: Callable[[str], None] | None = None,
 ) -> Inside:
     """The stages after the screen (`state`, the plain search's rounds): see the module doc.
-    Resumes from `out`. table_of(theme, players), when given, is what the best responses play
-    on (a test's toy table), else the kernel on `backend`; `map_fn` plays the stages' games."""
+    Resumes from `out`; `arena` says where the games and best responses play."""
     inside = load_state(out, problem.digest(), INSIDE, "file, seed or theme")
     inside = inside or Inside(problem.digest())
     while len(inside.stages) < len(STAGES):
@@ -134,13 +148,12 @@ def search_inside(
         picked = list(dict.fromkeys([problem.printed, *picked]))
         if progress:
             progress(f"{name} re-tune of {len(picked)} variant(s)")
-        inside.stages.append(run_stage(problem, inside, name, picked, out, map_fn, backend,
-                                       table_of))  # fmt: skip
+        inside.stages.append(run_stage(problem, inside, name, picked, out, arena))
         save_state(out, inside, INSIDE)
     if problem.budget.band_epsilon > 0:
         if progress and inside.band is None:
             progress(f"the bands of {len(inside.stages[-1].strategies)} variant(s)")
-        band_worst(problem, inside, out, map_fn, backend, table_of)
+        band_worst(problem, inside, out, arena)
     return inside
 
 
@@ -150,9 +163,7 @@ def run_stage(
     name: str,
     variants: list[Variant],
     out: Path,
-    map_fn: MapFn,
-    backend: Backend | None,
-    table_of: Callable[[Any, int], Any] | None,
+    arena: Arena,
 ) -> Stage:
     """Re-tune each variant at each table, then play them all on the stage's common deals."""
     t0 = time.perf_counter()
@@ -169,7 +180,7 @@ def run_stage(
                 if v in parent
                 else config.strategy.matrix
             )
-            spec, games = retune(problem, config, v, name, start, budget, out, backend, table_of)
+            spec, games = retune(problem, config, v, name, start, budget, out, arena)
             specs[v][config.label] = spec
             tune_games += games
             strategy = resolve_strategy(spec, config.players, config.theme.id)
@@ -177,7 +188,9 @@ def run_stage(
     final = name == "final"
     seed = sub_seed(problem.seed, "final" if final else ("inside", name))
     games = problem.budget.final_games if final else problem.budget.games_max
-    played = iter(map_fn(play_work, [Work(t, c.players, s, seed, games) for t, c, s in items]))
+    played = iter(
+        arena.map_fn(play_work, [Work(t, c.players, s, seed, games) for t, c, s in items])
+    )
     outcomes = {v: [next(played) for _ in problem.configs] for v in variants}
     dist = {v: distance(problem, tallies_of(problem, o)) for v, o in outcomes.items()}
     return Stage(
@@ -195,8 +208,7 @@ def retune(
     start: np.ndarray,
     budget: dict[str, int],
     out: Path,
-    backend: Backend | None,
-    table_of: Callable[[Any, int], Any] | None,
+    arena: Arena,
 ) -> tuple[str, int]:
     """One round of best responses for `variant` at one table, from the profile `start`, in
     OUT/inside/STAGE/KEY/THEME-Np/ (resumes there); the re-tuned profile's --strategy spec
@@ -214,8 +226,7 @@ def retune(
     matrix, steps = iterate(
         str(theme_file), n, f"{start_file}:start",
         sub_seed(problem.seed, "inside", stage, key, config.label), folder, rounds=1, br=budget,
-        backend=backend,
-        table=None if table_of is None else table_of(load_theme(str(theme_file)), n),
+        backend=arena.backend, table=arena.table(theme_file, n),
     )  # fmt: skip
     preset = folder / f"{RETUNED}.toml"
     header = f"strategies re-tuned for {what} ({stage} stage)"
@@ -227,9 +238,7 @@ def band_worst(
     problem: Problem,
     inside: Inside,
     out: Path,
-    map_fn: MapFn = map,
-    backend: Backend | None = None,
-    table_of: Callable[[Any, int], Any] | None = None,
+    arena: Arena = Arena(),
 ) -> dict[Variant, float]:
     """With search.band_epsilon > 0: each final-stage variant's worst distance over the ends
     of its bands. At each table, for each side with a target there (every side dealt when it
@@ -252,7 +261,7 @@ def band_worst(
             theme_file = out / "inside" / "final" / key / f"{theme_id}-{players}p" / "theme.toml"
             targets = problem.targets.sides.get(players, {})
             dealt = dict.fromkeys(SIDE_OF_ROLE[r] for r in roles_at(config.theme, players))
-            table = None if table_of is None else table_of(load_theme(str(theme_file)), players)
+            table = arena.table(theme_file, players)
             ends = []
             for side in list(targets) or list(dealt):
                 b = band(
@@ -260,7 +269,7 @@ def band_worst(
                     out / "inside" / "band" / key / f"{theme_id}-{players}p" / side, eps,
                     sub_seed(problem.seed, "band", key, label, side), last.strategies[v][label],
                     push=LIGHT_BUDGET, respond=LIGHT_BUDGET, check=LIGHT_BUDGET,
-                    final_games=LIGHT_BUDGET["final_games"], backend=backend, table=table,
+                    final_games=LIGHT_BUDGET["final_games"], backend=arena.backend, table=table,
                 )  # fmt: skip
                 games += b.games
                 ends += [b.low.strategy, b.high.strategy]
@@ -269,7 +278,7 @@ def band_worst(
             chars = len(config.theme.character_names)
             squares = [
                 [float(np.mean(g**2)) for g in misses(Tally.of(o, chars), targets, within)]
-                for o in map_fn(play_work, works)
+                for o in arena.map_fn(play_work, works)
             ]
             total += max(sum(x) for x in squares)
             groups += len(squares[0])
