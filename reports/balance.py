@@ -15,6 +15,7 @@ from matplotlib.figure import Figure
 from reports.charts import FLAT, UP
 from reports.html import Chart, chart, write_page
 from simcore.studies.balance import Problem
+from simcore.studies.balance_inside import LIGHT_BUDGET
 from simcore.studies.balance_retune import RETUNE_BUDGET, Retuned
 from simcore.studies.balance_search import Answer, State
 
@@ -51,10 +52,16 @@ def front_chart(answer: Answer) -> Figure:
 
 
 def write_balance_page(
-    problem: Problem, state: State, answer: Answer, out: Path, retuned: list[Retuned] | None = None
+    problem: Problem,
+    state: State,
+    answer: Answer,
+    out: Path,
+    retuned: list[Retuned] | None = None,
+    stages: list[dict] | None = None,
 ) -> Path:
     """Render OUT/report/index.html (and its PNG); returns the page's path. `retuned`: the
-    --retune checks (None: not asked)."""
+    --retune checks (None: not asked); `stages`: with search.retune = "inside", the stages'
+    records (simcore.studies.balance_inside.Stage.record)."""
     figures: list[Chart] = [
         chart(
             "front",
@@ -75,6 +82,8 @@ def write_balance_page(
         within=problem.targets.within,
         retuned=retuned,
         retune_budget=RETUNE_BUDGET,
+        stages=stages or [],
+        light_budget=LIGHT_BUDGET,
     )
 
 
@@ -85,14 +94,27 @@ def answer_lines(problem: Problem, answer: Answer, retuned: list[Retuned] = ()) 
         f"front: distance to the targets in points [95% interval], measured on "
         f"{answer.final_games:,} fresh deals per table"
     ]
+    inside = answer.variants[0].distance_own_play is not None
+    if inside:
+        lines[0] += (
+            f", at each variant's own re-tuned play (under {problem.strategy}: the file's "
+            "strategy on the same deals)"
+        )
     for j, v in enumerate(answer.variants):
         what = "; ".join(v.words) or "the printed theme"
+        also = f" (under {problem.strategy} {100 * v.distance_printed_play:.1f}" if inside else ""
+        if v.distance_band_worst is not None:
+            also += f"; worst band end {100 * v.distance_band_worst:.1f}"
+        also += ")" if inside else ""
         lines.append(
             f"  {v.name:<11} {100 * v.distance:5.1f} [{100 * v.distance_lower:.1f}, "
-            f"{100 * v.distance_upper:.1f}]{'  (chosen)' if j == answer.chosen else ''}  {what}"
+            f"{100 * v.distance_upper:.1f}]{also}{'  (chosen)' if j == answer.chosen else ''}"
+            f"  {what}"
         )
     chosen = answer.variants[answer.chosen]
     lines.append(f"chosen: {chosen.name}: {'; '.join(chosen.words) or 'no change'}")
+    for theme_id, spec in chosen.own_strategy.items():
+        lines.append(f"  its own strategy ({theme_id}): --strategy {spec}")
     for r in chosen.sides:
         target = "no target" if r.target is None else f"target {100 * r.target:.1f}%"
         lines.append(

@@ -148,6 +148,33 @@ def test_balance_same_front(backend, tmp_path):
     ]
 
 
+def test_balance_inside_same_answer(backend, tmp_path, monkeypatch):
+    """search.retune = "inside" (tiny budgets): its stages' best responses and plays as Ray
+    tasks give the same front, at own and at printed play, as played locally."""
+    import simcore.studies.balance_inside as inside
+
+    tiny = {"generations": 1, "games_min": 64, "games_max": 64, "final_games": 128}
+    monkeypatch.setattr(inside, "LIGHT_BUDGET", tiny)
+    monkeypatch.setattr(inside, "FULL_BUDGET", tiny)
+    source = tmp_path / "b.toml"
+    source.write_text(
+        '[balance]\nplayers = [5]\n[search]\nretune = "inside"\nretune_light = 1\n'
+        "generations = 1\ngames_min = 64\ngames_max = 64\nfinal_games = 200\n[targets]\n"
+        '"5" = { leader = 0.5 }\n[knobs]\nrules.leader_extra_life = [0, 1, 2]\n'
+    )
+    problem = read_problem(source)
+    answers = []
+    for where, map_fn, on in (("local", map, None), ("ray", backend.map, backend)):
+        out = tmp_path / where
+        state = search(problem, out, map_fn)
+        stages = inside.search_inside(problem, state, out, inside.Arena(map_fn, on))
+        answers.append(inside.measure_inside(problem, state, stages, out, map_fn))
+    a, b = answers
+    assert [(v.overrides, v.distance, v.distance_printed_play) for v in a.variants] == [
+        (v.overrides, v.distance, v.distance_printed_play) for v in b.variants
+    ]
+
+
 def test_joining_a_running_instance_leaves_it_running(backend):
     with RayBackend() as again:
         assert list(again.map(abs, [-1, 2])) == [1, 2]

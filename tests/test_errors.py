@@ -1087,6 +1087,14 @@ def test_balance_bad_budget(tmp_path):
 
 def test_balance_bad_sigma(tmp_path):
     check("balance-bad-sigma", balance(tmp_path, search="sigma0 = 2"))
+    assert (
+        "band_epsilon must be a number in [0, 1)"
+        in balance(tmp_path, search="band_epsilon = 1").stderr
+    )
+
+
+def test_balance_bad_retune(tmp_path):
+    check("balance-bad-retune", balance(tmp_path, search='retune = "always"'))
 
 
 def test_balance_games_max_below_min(tmp_path):

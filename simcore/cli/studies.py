@@ -139,6 +139,15 @@ def balance(
             "round of best responses per table, and say whether the verdict holds.",
         ),
     ] = False,
+    retune_inside: Annotated[
+        bool,
+        typer.Option(
+            "--retune-inside",
+            help="Judge the candidates at strategies re-tuned for each (search.retune = "
+            '"inside"): screened under the file\'s strategy, the closest re-tuned lightly, '
+            "the front re-tuned fully, then again with another seed on fresh deals.",
+        ),
+    ] = False,
 ) -> None:
     """Search the smallest theme changes that bring the win rates to your targets.
 
@@ -161,6 +170,8 @@ def balance(
     bangsim balance my_targets.toml --seed 2 --backend ray --address 10.0.0.5:6379
 
     bangsim balance classic_5p --retune
+
+    bangsim balance classic_5p --retune-inside --out runs/balance/classic_5p-inside
     """
     from tqdm.auto import tqdm
 
@@ -177,7 +188,7 @@ def balance(
     try:
         if threads is not None:
             set_threads(threads)
-        problem = read_problem(file, seed)
+        problem = read_problem(file, seed, "inside" if retune_inside else None)
     except ValueError as e:
         fail(str(e))
     folder = out or Path("runs") / "balance" / problem.source.stem
@@ -195,7 +206,20 @@ def balance(
         state = search(problem, folder, backend.map, shown)
     finally:
         bar.close()
-    answer = measure(problem, state, folder, backend.map)
+    stages = None
+    if problem.budget.retune == "inside":
+        from simcore.studies.balance_inside import Arena, measure_inside, search_inside
+
+        def said(text: str) -> None:
+            if progress:
+                typer.echo(text, err=True)
+
+        arena = Arena(backend.map, backend)
+        inside = search_inside(problem, state, folder, arena, progress=said)
+        answer = measure_inside(problem, state, inside, folder, backend.map)
+        stages = [s.record() for s in inside.stages]
+    else:
+        answer = measure(problem, state, folder, backend.map)
     write_variants(problem, answer, folder)
     retuned = []
     if retune:
@@ -203,8 +227,8 @@ def balance(
 
         typer.echo("re-tuning the strategies for the chosen variant ...", err=True)
         retuned = retune_variants(problem, state, answer, folder, backend)
-    write_result(problem, state, answer, folder, retuned)
-    page = write_balance_page(problem, state, answer, folder, retuned if retune else None)
+    write_result(problem, state, answer, folder, retuned, stages)
+    page = write_balance_page(problem, state, answer, folder, retuned if retune else None, stages)
     for line in answer_lines(problem, answer, retuned):
         typer.echo(line)
     games = answer.games + sum(r.games for r in retuned)

@@ -70,10 +70,18 @@ class Budget:
     games_min: int = 500  # games per candidate and configuration in the first round
     games_max: int = 4_000  # ... rising geometrically to this in the last round
     final_games: int = 20_000  # fresh deals per front variant (and the printed theme)
+    retune: str = "off"  # "inside": judge candidates at strategies re-tuned for them
+    retune_light: int = 8  # with retune = "inside": candidates re-tuned lightly, the front aside
+    band_epsilon: float = 0.0  # with retune = "inside", > 0: each front variant's band too
 
 
 SEARCH_KEYS = tuple(f.name for f in fields(Budget))
-LEAST = {"generations": 1, "population": 0, "final_games": 100}  # else 32 (games)
+LEAST = {"generations": 1, "population": 0, "final_games": 100, "retune_light": 0}  # else 32
+REALS = {
+    "sigma0": ("(0, 1]", lambda v: 0 < v <= 1),
+    "band_epsilon": ("[0, 1)", lambda v: 0 <= v < 1),
+}
+RETUNE_MODES = ("off", "inside")  # search.retune: the file's strategy only, or re-tuned inside
 
 
 @dataclass(frozen=True)
@@ -210,14 +218,17 @@ def shipped_balance() -> list[str]:
     return shipped_names(BALANCE_DIR)
 
 
-def read_problem(source: str | Path, seed: int | None = None) -> Problem:
+def read_problem(source: str | Path, seed: int | None = None, retune: str | None = None) -> Problem:
     """Read and validate a balance file (a shipped name or a path); `seed` replaces its
-    balance.seed. BalanceError (or the theme loader's error) with a one-line message."""
+    balance.seed, `retune` its search.retune (so the request's digest says it too).
+    BalanceError (or the theme loader's error) with a one-line message."""
     source = shipped_or_path(source, BALANCE_DIR, "balance file", BalanceError)
     name = source.name
     if not source.is_file():
         raise BalanceError(f"{source}: balance file not found")
     spec = read_toml(source, BalanceError)
+    if retune is not None and isinstance(spec.get("search", {}), dict):
+        spec = {**spec, "search": {**spec.get("search", {}), "retune": retune}}
     for key, value in spec.items():
         if key not in SECTIONS:
             raise BalanceError(f"{name}: unknown section '{key}' (allowed: {', '.join(SECTIONS)})")
@@ -262,14 +273,23 @@ def read_problem(source: str | Path, seed: int | None = None) -> Problem:
 
 
 def read_budget(table: dict[str, Any], name: str) -> Budget:
-    """The [search] table: positive whole numbers (sigma0 a number in (0, 1])."""
+    """The [search] table: positive whole numbers (sigma0 a number in (0, 1], band_epsilon
+    in [0, 1), retune one of RETUNE_MODES)."""
     values = {}
     for key, value in table.items():
-        if key == "sigma0":
-            ok = isinstance(value, int | float) and not isinstance(value, bool) and 0 < value <= 1
-            if not ok:
+        if key == "retune":
+            if value not in RETUNE_MODES:
                 raise BalanceError(
-                    f"{name}: search.sigma0 must be a number in (0, 1], got {value!r}"
+                    f"{name}: search.retune must be {' or '.join(map(repr, RETUNE_MODES))}, got "
+                    f"{value!r}"
+                )
+        elif key in REALS:
+            span, inside = REALS[key]
+            if not (
+                isinstance(value, int | float) and not isinstance(value, bool) and inside(value)
+            ):
+                raise BalanceError(
+                    f"{name}: search.{key} must be a number in {span}, got {value!r}"
                 )
         else:
             least = LEAST.get(key, 32)

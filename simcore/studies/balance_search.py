@@ -357,6 +357,15 @@ class Variant:
     sides: list[SideRow]
     characters: list[CharacterRow]
     files: dict[str, str] = field(default_factory=dict)  # theme id -> its variant file
+    # the distance three ways (docs/balance.md): under the file's strategy, and with
+    # search.retune = "inside" under strategies re-tuned for the variant (then `distance`,
+    # the sides and the characters are its own play's), each with its 95% interval
+    distance_printed_play: float | None = None
+    distance_printed_lower: float | None = None
+    distance_printed_upper: float | None = None
+    distance_own_play: float | None = None
+    distance_band_worst: float | None = None  # with search.band_epsilon: over its bands' ends
+    own_strategy: dict[str, str] = field(default_factory=dict)  # theme id -> --strategy spec
 
 
 @dataclass
@@ -380,17 +389,51 @@ def measure(problem: Problem, state: State, out: Path | None, map_fn: MapFn = ma
     distance is not beyond luck worse than the closest variant's."""
     t0 = time.perf_counter()
     front = front_of(problem, pooled(problem, state))
+    final = final_outcomes(problem, state, front, out, map_fn)
+    searched = {v: (distance(problem, state.archive[v]), int(state.archive[v][0].games))
+                for v in front}  # fmt: skip
+    variants = judged(problem, front, final, searched)
+    for var in variants:  # the file's strategy is the only play judged
+        var.distance_printed_play = var.distance
+        var.distance_printed_lower, var.distance_printed_upper = (
+            var.distance_lower,
+            var.distance_upper,
+        )
     n = problem.budget.final_games
+    return Answer(
+        variants, chosen_of(variants), n, state.games + len(front) * len(problem.configs) * n,
+        state.seconds + time.perf_counter() - t0,
+    )  # fmt: skip
+
+
+def final_outcomes(
+    problem: Problem, state: State, front: list[tuple[int, ...]], out: Path | None, map_fn: MapFn
+) -> dict[tuple[int, ...], list[Outcomes]]:
+    """The front's games on the final deals (fresh: no round saw them) under the file's
+    strategy, played once and kept in the saved state (state.final)."""
     if state.final is None or list(state.final) != front:
-        state.final = play_variants(problem, front, sub_seed(problem.seed, "final"), n, map_fn)
+        t0 = time.perf_counter()
+        seed, n = sub_seed(problem.seed, "final"), problem.budget.final_games
+        state.final = play_variants(problem, front, seed, n, map_fn)
         state.seconds += time.perf_counter() - t0
         save_state(out, state, STATE)
-    final = state.final
+    return state.final
+
+
+def judged(
+    problem: Problem,
+    front: list[tuple[int, ...]],
+    final: dict[tuple[int, ...], list[Outcomes]],
+    searched: dict[tuple[int, ...], tuple[float, int]],
+) -> list[Variant]:
+    """The front's variants measured on their final outcomes (the printed theme's among
+    them, for the paired comparisons): distances with bootstrap intervals, each against the
+    closest, side rates and character effects. searched: variant -> (the search's distance,
+    its games per table)."""
     tallies = {v: tallies_of(problem, final[v]) for v in front}
     point = np.array([distance(problem, tallies[v]) for v in front])
     boot = bootstrap(problem, [final[v] for v in front])
-    best = int(np.argmin(point))
-    diff = boot - boot[:, [best]]
+    diff = boot - boot[:, [int(np.argmin(point))]]
     printed = final[problem.printed]
     variants = []
     for j, v in enumerate(front):
@@ -401,18 +444,18 @@ def measure(problem: Problem, state: State, out: Path | None, map_fn: MapFn = ma
             Variant(
                 variant_name(changes), v, changes, problem.far(v), problem.words(v),
                 {o.key: o.value for o in problem.overrides(v)},
-                float(point[j]), float(lo), float(hi), float(dlo), float(dhi),
-                distance(problem, state.archive[v]), int(state.archive[v][0].games),
+                float(point[j]), float(lo), float(hi), float(dlo), float(dhi), *searched[v],
                 side_rows(problem, final[v], printed),
                 character_rows(problem, tallies[v], tallies[problem.printed]),
             )
         )  # fmt: skip
-    chosen = next(j for j, var in enumerate(variants) if var.vs_best_lower <= 0)
-    elapsed = time.perf_counter() - t0
-    return Answer(
-        variants, chosen, n, state.games + len(front) * len(problem.configs) * n,
-        state.seconds + elapsed,
-    )  # fmt: skip
+    return variants
+
+
+def chosen_of(variants: list[Variant]) -> int:
+    """The variant with the fewest changes whose distance is not beyond luck larger than
+    the closest's (the paired interval of the difference reaches 0)."""
+    return next(j for j, var in enumerate(variants) if var.vs_best_lower <= 0)
 
 
 def bootstrap(problem: Problem, played: list[list[Outcomes]]) -> np.ndarray:
@@ -481,12 +524,14 @@ def write_variants(problem: Problem, answer: Answer, out: Path) -> None:
                 f"bangsim balance {problem.source.name} (seed {problem.seed}): variant "
                 f"{var.name} of theme '{theme_id}'",
                 *(f"  {w}" for w in var.words),
-                f"distance to the targets {100 * var.distance:.1f} points "
+                f"distance to the targets{' at its own re-tuned play' if var.own_strategy else ''} "
+                f"{100 * var.distance:.1f} points "
                 f"[{100 * var.distance_lower:.1f}, {100 * var.distance_upper:.1f}] over "
                 f"{answer.final_games:,} fresh deals per table (the printed theme: "
                 f"{100 * answer.variants[0].distance:.1f})",
                 f"play it: bangsim run --theme {file} --players "
-                f"{','.join(map(str, problem.players))} --strategy {problem.strategy}",
+                f"{','.join(map(str, problem.players))} --strategy "
+                f"{var.own_strategy.get(theme_id, problem.strategy)}",
             ]
             new_id = f"{theme_id}-{var.name}"
             text = variant_toml(
@@ -513,10 +558,16 @@ def printed_source(theme: Theme) -> str:
 
 
 def write_result(
-    problem: Problem, state: State, answer: Answer, out: Path, retuned: list | None = None
+    problem: Problem,
+    state: State,
+    answer: Answer,
+    out: Path,
+    retuned: list | None = None,
+    stages: list[dict] | None = None,
 ) -> Path:
     """OUT/result.json: the request, the rounds, the measured front and, with --retune, the
-    re-tuned checks (simcore.studies.balance_retune.Retuned)."""
+    re-tuned checks (simcore.studies.balance_retune.Retuned); with search.retune = "inside"
+    the stages' records (simcore.studies.balance_inside.Stage.record)."""
     data = {
         "file": str(problem.source),
         "title": problem.title,
@@ -536,6 +587,7 @@ def write_result(
         "front": [asdict(v) for v in answer.variants],
         "chosen": answer.variants[answer.chosen].name,
         "retuned": [asdict(r) for r in retuned or []],
+        "stages": stages or [],
         "final_games": answer.final_games,
         "games": answer.games,
         "seconds": answer.seconds,

@@ -156,7 +156,7 @@ def band(
                 aim = f"{side}:{end}:{epsilon}"
                 if progress:
                     progress(f"{side} {end}, round {r + 1}: the {role} pushes, the others respond")
-                res = _respond(theme.id, players, matrix, role, aim, push, seed, folder,
+                res = _respond(theme_id, players, matrix, role, aim, push, seed, folder,
                                f"{side}-{end}/r{r}-{role}-push", backend, table)  # fmt: skip
                 sign = 1.0 if end == "high" else -1.0
                 kept = sign * res.side_move > 0 and res.gain >= -epsilon
@@ -165,7 +165,7 @@ def band(
                 moves.append(Move(end, r + 1, role, "push", res.gain, res.side_move, kept,
                                   res.games_used))  # fmt: skip
                 for other in (o for o in roles if o != role):
-                    res = _respond(theme.id, players, matrix, other, OWN, respond, seed, folder,
+                    res = _respond(theme_id, players, matrix, other, OWN, respond, seed, folder,
                                    f"{side}-{end}/r{r}-{role}-then-{other}", backend, table)  # fmt: skip
                     kept = res.gain > 0
                     if kept:
@@ -184,7 +184,7 @@ def band(
         k = int(np.count_nonzero(won == WINNERS.index(side)))
         lo, hi = wilson_interval(k, final_games)
         ex = exploitability(
-            spec, theme.id, players, sub_seed(seed, "band", "check", end),
+            spec, theme_id, players, sub_seed(seed, "band", "check", end),
             folder / f"{name}-check", br=check, backend=backend, table=table,
         )  # fmt: skip
         games += final_games + sum(x.games_used for x in ex.roles)

@@ -422,12 +422,13 @@ def iterate(
     br: dict[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
     backend: Backend | None = None,
+    table: Any = None,
 ) -> tuple[np.ndarray, list[Step]]:
     """Iterated best response: cycle over the roles, replacing each role's parameters by its
     best response to the current field, until no role gains more than `threshold` in a
     round or `rounds` are done. Every best response keeps its state in its own folder under
     `out`, so a rerun resumes (on either `backend`). Returns the final matrix (one row per
-    role) and the trail."""
+    role) and the trail. `table`: as best_response's."""
     theme = load_theme(theme_id)
     check_players(theme, players)
     matrix = resolve_strategy(start, players, theme.id).matrix.copy()
@@ -449,7 +450,7 @@ def iterate(
             )
             if progress:
                 progress(f"{players}p round {r + 1}: {role}")
-            res = best_response(settings, field_file.parent, backend=backend)
+            res = best_response(settings, field_file.parent, backend=backend, table=table)
             replaced = res.gain > 0
             if replaced:
                 matrix[ROLES.index(role)] = res.vector
