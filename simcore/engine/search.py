@@ -59,6 +59,7 @@ from simcore.engine.state import (
     S_SEARCH_KINDS,
     S_WINNER,
     STATE_DTYPE,
+    new_states,
 )
 from simcore.engine.vocab import R_DEPUTY, R_LEADER, R_OUTLAW, W_LEADER, W_OUTLAW, W_RENEGADE
 
@@ -183,25 +184,26 @@ def search_game(
     verify(G, T)
     search_seats(G, cfg)
     q[:] = 0
+    opts = np.zeros((MAX_ACTIONS + 1, 3), np.int64)
     while True:
         play_on(G, T, NO_STOP)
         if G.s[S_PAUSED] == 0:
             return
         G.s[S_PAUSED] = 0
-        G.s[S_FORCE] = decide(G, Gw, S, Sw, T, W, role_preset, seed, game, cfg, q)
+        G.s[S_FORCE] = decide(G, Gw, S, Sw, T, W, role_preset, seed, game, cfg, q, opts)
         if G.s[S_ERR]:
             return
 
 
 @njit(cache=True)
-def options(G, T, codes):
+def options(G, T, opts):
     """The options of G's paused decision as codes (state.S_FORCE), and BASE's among them:
     (how many, BASE's code). Discards: one card of each name (and destiny) in hand."""
     base = G.s[S_BASE]
     if G.s[S_PHASE] == PH_PLAY:
         m = G.s[S_OPTIONS] + 1
         for j in range(m):
-            codes[j] = j + 1
+            opts[j, 0] = j + 1
         return m, base
     p = G.s[S_CUR]
     m = 0
@@ -214,7 +216,7 @@ def options(G, T, codes):
                 first = j
                 break
         if first == i:
-            codes[m] = i + 2
+            opts[m, 0] = i + 2
             m += 1
         elif base == i + 2:
             base = first + 2  # the same discard
@@ -241,18 +243,20 @@ def rollout(G, Gw, S, Sw, T, W, role_preset, key, world, code):
 
 
 @njit(cache=True)
-def decide(G, Gw, S, Sw, T, W, role_preset, seed, game, cfg, q):
+def decide(G, Gw, S, Sw, T, W, role_preset, seed, game, cfg, q, opts):
     """The option (a code) the paused seat takes: successive halving over its options (see
-    the module docstring); q counts the decision, its rollouts and whether it left BASE."""
-    codes = np.empty(MAX_ACTIONS + 1, np.int64)
-    m, base = options(G, T, codes)
+    the module docstring). opts[j] = (code, wins, rollouts) of option j (the first
+    m rows options() lists, then a code -1); q counts the
+    decision, its rollouts and whether it left BASE."""
+    m, base = options(G, T, opts)
+    opts[:m, 1:] = 0
+    opts[m, 0] = -1
     w = min(cfg[C_WORLDS], cfg[C_BUDGET] // m) if m > 1 else 0
     if w == 0:
         return base
     q[Q_DECISIONS] += 1
     key = mix64(mix64(np.uint64(seed) ^ TAG_SEARCH) + np.uint64(game) * GOLDEN)
     key = mix64(key + np.uint64(G.s[S_DECISIONS]))
-    wins = np.zeros(m, np.int64)
     alive = np.ones(m, np.bool_)
     n_alive = m
     done = 0  # worlds every option still in play has been played on
@@ -261,15 +265,16 @@ def decide(G, Gw, S, Sw, T, W, role_preset, seed, game, cfg, q):
         for j in range(m):
             if alive[j]:
                 for world in range(done, w):
-                    wins[j] += rollout(G, Gw, S, Sw, T, W, role_preset, key, world, codes[j])
+                    opts[j, 1] += rollout(G, Gw, S, Sw, T, W, role_preset, key, world, opts[j, 0])
                     if G.s[S_ERR]:
                         return base
+                opts[j, 2] = w
         spent += n_alive * (w - done)
         done = w
         keep = (n_alive + 1) // 2
         if n_alive == 1 or spent + keep * w > cfg[C_BUDGET]:
             break
-        n_alive = halve(codes, wins, alive, m, keep, base)
+        n_alive = halve(opts, alive, m, keep, base)
         if n_alive == 1:
             break
         w *= 2
@@ -277,30 +282,71 @@ def decide(G, Gw, S, Sw, T, W, role_preset, seed, game, cfg, q):
     best = base
     best_wins = -1
     for j in range(m):
-        if codes[j] == base:
-            best_wins = wins[j]
+        if opts[j, 0] == base:
+            best_wins = opts[j, 1]
     for j in range(m):
-        if alive[j] and wins[j] > best_wins:
-            best = codes[j]
-            best_wins = wins[j]
+        if alive[j] and opts[j, 1] > best_wins:
+            best = opts[j, 0]
+            best_wins = opts[j, 1]
     q[Q_CHANGED] += best != base
     return best
 
 
 @njit(cache=True)
-def halve(codes, wins, alive, m, keep, base):
-    """Keep the `keep` options in play with the most wins (ties: BASE's, then the earlier)
-    and BASE's own; returns how many are kept."""
+def halve(opts, alive, m, keep, base):
+    """Keep the `keep` options in play with the most wins (opts[:, 1]; ties: BASE's, then
+    the earlier) and BASE's own; returns how many are kept."""
     kept = np.zeros(m, np.bool_)
     for _ in range(keep):
         pick = -1
         for j in range(m):
             if alive[j] and not kept[j]:
-                if pick < 0 or wins[j] > wins[pick] or (wins[j] == wins[pick] and codes[j] == base):
+                if (
+                    pick < 0
+                    or opts[j, 1] > opts[pick, 1]
+                    or (opts[j, 1] == opts[pick, 1] and opts[j, 0] == base)
+                ):
                     pick = j
         kept[pick] = True
     n = 0
     for j in range(m):
-        alive[j] = kept[j] or (alive[j] and codes[j] == base)
+        alive[j] = kept[j] or (alive[j] and opts[j, 0] == base)
         n += alive[j]
     return n
+
+
+@njit(cache=True)
+def decide_once(states, scratch, tables, W, role_preset, seed, game, cfg, opts):
+    """decide at the paused states.s[0] (Copies) with scratch (Copies); returns the code."""
+    q = np.zeros(N_Q, np.int64)
+    G = states.s[0]
+    G.s[S_PAUSED] = 0
+    return decide(
+        G, states.words[0], scratch.s[0], scratch.words[0], tables[0], W, role_preset, seed,
+        game, cfg, q, opts,
+    )  # fmt: skip
+
+
+class Decision(NamedTuple):
+    """A searched decision: the option taken and BASE's (codes, state.S_FORCE), and per
+    option (code, wins, rollouts)."""
+
+    code: int
+    base: int
+    options: np.ndarray  # int64[options, 3]
+
+
+def searched_decision(tables, state, strategy, seed: int = 0, game: int = 0) -> Decision:
+    """The decision a `search:` strategy (strategies.presets.Strategy) takes at the paused
+    `state` (a record with S_PAUSED set: kernel.play_on returned at a searching seat's
+    decision); tables: pack_tables(theme.tables); `state` is left unchanged."""
+    start = new_states(1)
+    start[0] = state
+    opts = np.zeros((MAX_ACTIONS + 1, 3), np.int64)
+    with np.errstate(over="ignore"):
+        code = decide_once(
+            copies(start), copies(new_states(1)), tables, strategy.matrix,
+            strategy.role_preset, seed, game, strategy.search_config(), opts,
+        )  # fmt: skip
+    m = int(np.argmax(opts[:, 0] < 0)) if (opts[:, 0] < 0).any() else len(opts)
+    return Decision(int(code), int(start[0].s[S_BASE]), opts[:m].copy())
