@@ -194,13 +194,17 @@ SEARCH_KINDS = {"play": 1, "discard": 2}  # simcore.engine.state.SK_*
 class Search:
     """How a `search:BASE` seat searches (simcore.engine.search): `worlds` per option in the
     first round, at most `budget` rollouts per decision, the decision `kinds` that search
-    (SEARCH_KINDS), and `seats` "all" of its role or "one" (the first, clockwise from the
-    leader)."""
+    (SEARCH_KINDS), `seats` "all" of its role or "one" (the first, clockwise from the
+    leader), and `z`: an option replaces BASE's choice only if it wins more by z standard
+    errors (a sign test over the worlds where the two differ); `beta` > 0 weights the
+    worlds' hidden roles toward the public record and the seat's own observations."""
 
     worlds: int = 4
     budget: int = 48
     kinds: tuple[str, ...] = ("play", "discard")
     seats: str = "all"
+    z: float = 1.0  # how many standard errors an option must beat BASE's by to be taken
+    beta: float = 0.0  # how much the worlds' hidden roles follow the record (0: uniform)
 
     @classmethod
     def parse(cls, head: str) -> Search:
@@ -209,16 +213,23 @@ class Search:
         values: dict[str, Any] = {}
         for part in head.split("/")[1:]:
             key, sep, val = (x.strip() for x in part.partition("="))
-            if not sep or key not in ("worlds", "budget", "kinds", "seats"):
+            if not sep or key not in ("worlds", "budget", "kinds", "seats", "z", "beta"):
                 raise ValueError(
-                    f"bad search setting {part!r} in {head!r} "
-                    "(settings: worlds=N, budget=N, kinds=play+discard, seats=all|one)"
+                    f"bad search setting {part!r} in {head!r} (settings: worlds=N, "
+                    "budget=N, kinds=play+discard, seats=all|one, z=X, beta=X)"
                 )
             if key in ("worlds", "budget"):
                 least = 1 if key == "worlds" else 0
                 if not val.isdigit() or int(val) < least:
                     raise ValueError(f"search {key} must be a whole number >= {least}, got {val!r}")
                 values[key] = int(val)
+            elif key in ("z", "beta"):
+                try:
+                    values[key] = float(val)
+                except ValueError:
+                    values[key] = -1.0
+                if not 0.0 <= values[key] <= 10.0:
+                    raise ValueError(f"search {key} must be a number from 0 to 10, got {val!r}")
             elif key == "kinds":
                 kinds = tuple(k.strip() for k in val.split("+"))
                 bad = [k for k in kinds if k not in SEARCH_KINDS]
@@ -237,7 +248,10 @@ class Search:
     def config(self, roles: int) -> np.ndarray:
         """simcore.engine.search's settings array for the roles (bits) that search."""
         kinds = sum(SEARCH_KINDS[k] for k in set(self.kinds))
-        return np.array([roles, self.worlds, self.budget, kinds, self.seats == "one"], np.int64)
+        one = self.seats == "one"
+        z = round(100 * self.z)
+        beta = round(100 * self.beta)
+        return np.array([roles, self.worlds, self.budget, kinds, one, z, beta], np.int64)
 
 
 def split_search(spec: str) -> tuple[Search | None, str]:
@@ -252,7 +266,7 @@ def split_search(spec: str) -> tuple[Search | None, str]:
     return Search.parse(head.strip()), base.strip()
 
 
-NO_SEARCH = np.zeros(5, np.int64)  # Strategy.search_config without a searching role
+NO_SEARCH = np.zeros(7, np.int64)  # Strategy.search_config without a searching role
 
 
 @dataclass(frozen=True)

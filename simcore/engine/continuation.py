@@ -52,7 +52,7 @@ def new_world(G, T, W, role_preset, seat, seed, world):
     if seed >= 0:
         rng_seed(G.rng, seed, world)
     if seat >= 0:
-        resample_hidden(G, seat)
+        resample_hidden(G, seat, 0.0)
     seat_strategies(G, W, role_preset)
     verify(G, T)
 

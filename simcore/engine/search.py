@@ -41,7 +41,7 @@ import numpy as np
 from simcore.engine.jit import njit
 from simcore.engine.kernel import NO_STOP, play_on, seat_strategies, setup_game, shuffle, verify
 from simcore.engine.limits import MAX_ACTIONS, MAX_PLAYERS
-from simcore.engine.rng import GOLDEN, mix64, rng_below, rng_seed
+from simcore.engine.rng import GOLDEN, mix64, rng_below, rng_next, rng_seed
 from simcore.engine.state import (
     PH_PLAY,
     S_BASE,
@@ -69,7 +69,10 @@ C_WORLDS = 1  # worlds per option in the first round
 C_BUDGET = 2  # rollouts per decision at most
 C_KINDS = 3  # state.SK_* bits: the decisions that search
 C_ONE = 4  # 1: only the first seat (clockwise from the leader) of each searching role
-N_CFG = 5
+C_Z_CENTI = 5  # 100 z: how sure a better option must be to replace BASE's (decide)
+C_BETA_CENTI = 6  # 100 beta: how much the worlds' roles follow the record (role_swaps)
+N_CFG = 7
+N_OPT = 5  # decide's opts columns
 # per game, search_game's counts: decisions searched, rollouts played, decisions where the
 # search took another option than BASE
 Q_DECISIONS = 0
@@ -96,12 +99,13 @@ def copies(states: np.recarray) -> Copies:
 
 
 @njit(cache=True)
-def resample_hidden(G, seat):
+def resample_hidden(G, seat, beta):
     """Redeal what `seat` cannot see, with G's random stream: the cards in the other seats'
     hands and in the draw pile, sorted, shuffled and dealt back in the same counts (hands
     in seat order, then the pile); the roles of the living seats but `seat` and the leader,
-    sorted and permuted among them, each such seat's belief row signed for its new role (an
-    outlaw's is the public one negated: kernel.record)."""
+    sorted and permuted among them (uniformly for beta 0, else weighted: role_swaps), each
+    such seat's belief row signed for its new role (an outlaw's is the public one negated:
+    kernel.record)."""
     n = G.s[S_N]
     m = 0
     for i in range(G.s[S_DECK_N]):
@@ -140,6 +144,8 @@ def resample_hidden(G, seat):
         t = roles[i]
         roles[i] = roles[j]
         roles[j] = t
+    if beta > 0.0 and k > 1:
+        role_swaps(G, seat, beta, G.buf[:k], roles[:k])
     for i in range(k):
         q = G.buf[i]
         G.role[q] = roles[i]
@@ -148,6 +154,37 @@ def resample_hidden(G, seat):
                 G.belief[q, j] = -G.belief[q, j]
     G.buf[:k] = -1
     roles[:k] = -1
+
+
+@njit(cache=True)
+def lawness(role):
+    """+1 for a deputy, -1 for an outlaw, 0 for the renegade (who passes for law)."""
+    if role == R_DEPUTY:
+        return 1.0
+    if role == R_OUTLAW:
+        return -1.0
+    return 0.0
+
+
+@njit(cache=True)
+def role_swaps(G, seat, beta, seats, roles):
+    """Metropolis swaps of the hidden `roles` of `seats` toward the weights
+    exp(beta * sum over them of lawness(role) * how law-side the seat looks to `seat`:
+    karma (the public record) + its own belief of it): 8 proposals per hidden seat."""
+    k = seats.shape[0]
+    for _ in range(8 * k):
+        i = rng_below(G.rng, k)
+        j = rng_below(G.rng, k)
+        if roles[i] == roles[j]:
+            continue
+        a = G.karma[seats[i]] + G.belief[seat, seats[i]]
+        b = G.karma[seats[j]] + G.belief[seat, seats[j]]
+        delta = (lawness(roles[j]) - lawness(roles[i])) * (a - b)
+        u = (rng_next(G.rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+        if delta >= 0.0 or u < np.exp(beta * delta):
+            t = roles[i]
+            roles[i] = roles[j]
+            roles[j] = t
 
 
 @njit(cache=True)
@@ -184,7 +221,7 @@ def search_game(
     verify(G, T)
     search_seats(G, cfg)
     q[:] = 0
-    opts = np.zeros((MAX_ACTIONS + 1, 3), np.int64)
+    opts = np.zeros((MAX_ACTIONS + 1, N_OPT), np.int64)
     while True:
         play_on(G, T, NO_STOP)
         if G.s[S_PAUSED] == 0:
@@ -224,7 +261,7 @@ def options(G, T, opts):
 
 
 @njit(cache=True)
-def rollout(G, Gw, S, Sw, T, W, role_preset, key, world, code):
+def rollout(G, Gw, S, Sw, T, W, role_preset, key, world, code, cfg):
     """Does the paused G's deciding seat's side win world `world` of `key` with option
     `code` taken and every seat playing its role's row of W from there?"""
     p = G.s[S_CUR]
@@ -233,7 +270,7 @@ def rollout(G, Gw, S, Sw, T, W, role_preset, key, world, code):
     S.s[S_PAUSED] = 0
     S.s[S_QUIET] = 1
     rng_seed(S.rng, key, world)
-    resample_hidden(S, p)
+    resample_hidden(S, p, cfg[C_BETA_CENTI] / 100.0)
     seat_strategies(S, W, role_preset)
     S.s[S_FORCE] = code
     play_on(S, T, NO_STOP)
@@ -245,11 +282,13 @@ def rollout(G, Gw, S, Sw, T, W, role_preset, key, world, code):
 @njit(cache=True)
 def decide(G, Gw, S, Sw, T, W, role_preset, seed, game, cfg, q, opts):
     """The option (a code) the paused seat takes: successive halving over its options (see
-    the module docstring). opts[j] = (code, wins, rollouts) of option j (the first
-    m rows options() lists, then a code -1); q counts the
-    decision, its rollouts and whether it left BASE."""
+    the module docstring). opts[j] = (code, wins, rollouts, wins less BASE's on the same
+    worlds, worlds where they differ) of option j: m rows as options() lists, then a code
+    -1. The best option is taken only if it beats BASE's by C_Z_CENTI / 100 standard
+    errors of a sign test over the worlds where the two differ. q counts the decision,
+    its rollouts and whether it left BASE."""
     m, base = options(G, T, opts)
-    opts[:m, 1:] = 0
+    opts[: m + 1, 1:] = 0
     opts[m, 0] = -1
     w = min(cfg[C_WORLDS], cfg[C_BUDGET] // m) if m > 1 else 0
     if w == 0:
@@ -257,15 +296,27 @@ def decide(G, Gw, S, Sw, T, W, role_preset, seed, game, cfg, q, opts):
     q[Q_DECISIONS] += 1
     key = mix64(mix64(np.uint64(seed) ^ TAG_SEARCH) + np.uint64(game) * GOLDEN)
     key = mix64(key + np.uint64(G.s[S_DECISIONS]))
+    b = 0  # BASE's row, played first on each world: the others are compared with it
+    for j in range(m):
+        if opts[j, 0] == base:
+            b = j
+    won = np.zeros(2 * cfg[C_BUDGET] + 2, np.bool_)  # BASE's outcome per world
     alive = np.ones(m, np.bool_)
     n_alive = m
     done = 0  # worlds every option still in play has been played on
     spent = 0
     while True:
+        for world in range(done, w):
+            won[world] = rollout(G, Gw, S, Sw, T, W, role_preset, key, world, base, cfg)
+            opts[b, 1] += won[world]
+        opts[b, 2] = w
         for j in range(m):
-            if alive[j]:
+            if alive[j] and j != b:
                 for world in range(done, w):
-                    opts[j, 1] += rollout(G, Gw, S, Sw, T, W, role_preset, key, world, opts[j, 0])
+                    x = rollout(G, Gw, S, Sw, T, W, role_preset, key, world, opts[j, 0], cfg)
+                    opts[j, 1] += x
+                    opts[j, 3] += np.int64(x) - np.int64(won[world])
+                    opts[j, 4] += x != won[world]
                     if G.s[S_ERR]:
                         return base
                 opts[j, 2] = w
@@ -280,12 +331,10 @@ def decide(G, Gw, S, Sw, T, W, role_preset, seed, game, cfg, q, opts):
         w *= 2
     q[Q_ROLLOUTS] += spent
     best = base
-    best_wins = -1
+    best_wins = opts[b, 1]
+    z = cfg[C_Z_CENTI] / 100.0
     for j in range(m):
-        if opts[j, 0] == base:
-            best_wins = opts[j, 1]
-    for j in range(m):
-        if alive[j] and opts[j, 1] > best_wins:
+        if alive[j] and opts[j, 1] > best_wins and opts[j, 3] > z * np.sqrt(opts[j, 4]):
             best = opts[j, 0]
             best_wins = opts[j, 1]
     q[Q_CHANGED] += best != base
@@ -329,11 +378,11 @@ def decide_once(states, scratch, tables, W, role_preset, seed, game, cfg, opts):
 
 class Decision(NamedTuple):
     """A searched decision: the option taken and BASE's (codes, state.S_FORCE), and per
-    option (code, wins, rollouts)."""
+    option (code, wins, rollouts, wins less BASE's on its worlds, worlds they differ on)."""
 
     code: int
     base: int
-    options: np.ndarray  # int64[options, 3]
+    options: np.ndarray  # int64[options, N_OPT]
 
 
 def searched_decision(tables, state, strategy, seed: int = 0, game: int = 0) -> Decision:
@@ -342,7 +391,7 @@ def searched_decision(tables, state, strategy, seed: int = 0, game: int = 0) -> 
     decision); tables: pack_tables(theme.tables); `state` is left unchanged."""
     start = new_states(1)
     start[0] = state
-    opts = np.zeros((MAX_ACTIONS + 1, 3), np.int64)
+    opts = np.zeros((MAX_ACTIONS + 1, N_OPT), np.int64)
     with np.errstate(over="ignore"):
         code = decide_once(
             copies(start), copies(new_states(1)), tables, strategy.matrix,
