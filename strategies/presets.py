@@ -199,12 +199,12 @@ class Search:
     errors (a sign test over the worlds where the two differ); `beta` > 0 weights the
     worlds' hidden roles toward the public record and the seat's own observations."""
 
-    worlds: int = 4
-    budget: int = 48
+    worlds: int = 8
+    budget: int = 256
     kinds: tuple[str, ...] = ("play", "discard")
     seats: str = "all"
     z: float = 1.0  # how many standard errors an option must beat BASE's by to be taken
-    beta: float = 0.0  # how much the worlds' hidden roles follow the record (0: uniform)
+    beta: float = 1.0  # how much the worlds' hidden roles follow the record (0: uniform)
 
     @classmethod
     def parse(cls, head: str) -> Search:

@@ -6,6 +6,7 @@ import numba
 import numpy as np
 import pytest
 from scenario import FOUR, PLAIN, Table
+from test_search import CRIPPLED
 
 from simcore.engine import kernel
 from simcore.engine.continuation import paused_games
@@ -32,7 +33,7 @@ from simcore.studies.batch import SIDE_OF
 from strategies.presets import Search, resolve_strategy
 
 SMALL = "search/worlds=2/budget=24"
-MID = "search/worlds=4/budget=64"
+MID = "search/worlds=4/budget=64/z=0"
 
 
 def with_search(role: str, base: str, head: str = SMALL) -> dict[str, str]:
@@ -78,27 +79,18 @@ def taken(t: Table, p: int, code: int):
     return t.theme.card_display[t.G.hand[p, t.G.act_idx[k]]], int(t.G.act_tgt[k])
 
 
-def harmless_pool(t: Table, *held: str) -> Table:
-    """Every card but Missed! and Beer that no one holds on the discard pile: the cards a
-    seat has not seen (the draw pile, other hands) are then harmless."""
-    names = t.theme.card_display
-    left = {n: names.count(n) for n in set(names)}
-    for n in held:
-        left[n] -= 1
-    t.to_discard(*[n for n, k in left.items() if n not in ("Missed!", "Beer") for _ in range(k)])
-    return t
-
-
-def test_it_plays_a_lethal_bang_in_reach():
-    """An outlaw next to a 1-life Sheriff with no card to save him: BANG! on him wins at
-    once; the searching seat plays it, where its random base jails another outlaw."""
-    strategy = resolve_strategy(with_search("outlaw", "random", "search/worlds=8/budget=96"))
+def test_it_plays_a_lethal_bang_in_reach(tmp_path):
+    """An outlaw next to a 1-life Sheriff with no card in hand: BANG! on him wins at once.
+    Over a base whose outlaws never see an enemy (so never shoot: CRIPPLED), the searching
+    outlaw plays it, and wins every world with it."""
+    (tmp_path / "crippled.toml").write_text(CRIPPLED)
+    base = f"{tmp_path / 'crippled.toml'}:crippled"
+    strategy = resolve_strategy(with_search("outlaw", base, "search/worlds=8/budget=96"))
     t = Table(PLAIN, roles=["leader", "outlaw", "outlaw", "renegade"])
-    harmless_pool(t.set_life(0, 1).give(1, "BANG!", "Beer", "Jail"), "BANG!", "Jail")
-    t.give(2, "Missed!").give(3, "Missed!")
+    t.set_life(0, 1).give(1, "BANG!", "Beer", "Jail").give(2, "Missed!").give(3, "Missed!")
     paused(t, 1, strategy)
     d = searched_decision(pack_tables(t.theme.tables), t.G, strategy)
-    assert taken(t, 1, d.base) == ("Jail", 2)
+    assert taken(t, 1, d.base) != ("BANG!", 0)
     assert taken(t, 1, d.code) == ("BANG!", 0)
     win = d.options[d.options[:, 0] == d.code][0]
     assert win[1] == win[2]  # it won every world

@@ -321,7 +321,11 @@ def exploit(
     if games < 2:
         fail("--games must be at least 2")
     try:
-        resolve_strategy(strategy)
+        if resolve_strategy(strategy).search:
+            fail(
+                f"exploit measures a field that does not search: give the base of "
+                f"{strategy!r} (--method search adds the searching seat)"
+            )
         search = Search.parse(
             f"search/worlds={worlds}/budget={budget}/kinds={kinds}/z={z}/beta={beta}"
         )
