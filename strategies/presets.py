@@ -39,7 +39,7 @@ THEMED_DIR = files("strategies") / "tuned"
 FALLBACK_THEME = "classic"
 DEFAULT_PRESET = "smart"  # what every seat plays unless told otherwise
 _COUNT = re.compile(r"^p(\d+)$")
-_ROLE_PAIR = re.compile(r"^\s*[\w-]+\s*=")  # "role=..." (a search's "search/budget=..." is not)
+_ROLE_PAIR = re.compile(r"^\s*[\w-]+\s*=")  # "role=..." (a search's "search@budget=..." is not)
 
 
 @dataclass(frozen=True)
@@ -186,7 +186,7 @@ def find_preset(spec: str, theme: str | None = None) -> Preset:
     return presets[spec]
 
 
-SEARCH = "search"  # "search:BASE", "search/budget=256/worlds=8:BASE": a seat that searches
+SEARCH = "search"  # "search:BASE", "search@budget=256@worlds=8:BASE": a searching seat
 SEARCH_KINDS = {"play": 1, "discard": 2}  # simcore.engine.state.SK_*
 
 
@@ -208,10 +208,10 @@ class Search:
 
     @classmethod
     def parse(cls, head: str) -> Search:
-        """The settings of a spec's head: "search" or "search/KEY=VALUE/..."; one-line
+        """The settings of a spec's head: "search" or "search@KEY=VALUE@..."; one-line
         ValueError for a bad one."""
         values: dict[str, Any] = {}
-        for part in head.split("/")[1:]:
+        for part in head.split("@")[1:]:
             key, sep, val = (x.strip() for x in part.partition("="))
             if not sep or key not in ("worlds", "budget", "kinds", "seats", "z", "beta"):
                 raise ValueError(
@@ -257,7 +257,7 @@ class Search:
 def split_search(spec: str) -> tuple[Search | None, str]:
     """(the search settings, BASE) of "search...:BASE"; (None, spec) for any other spec."""
     head, sep, base = spec.partition(":")
-    if head.strip() != SEARCH and not head.startswith(SEARCH + "/"):
+    if head.strip() != SEARCH and not head.startswith(SEARCH + "@"):
         return None, spec
     if not sep or not base.strip():
         raise ValueError(f"search strategy {spec!r} names no base strategy (search:BASE)")

@@ -652,7 +652,7 @@ def test_search_no_base(tmp_path):
     check("search-no-base", run_cli(tmp_path / "x", "--strategy", "search"))
 
 
-@pytest.mark.parametrize("spec", ["search/depth=3:tuned", "search/budget=x:tuned"])
+@pytest.mark.parametrize("spec", ["search@depth=3:tuned", "search@budget=x:tuned"])
 def test_search_bad_setting(tmp_path, spec):
     result = run_cli(tmp_path / "x", "--strategy", spec)
     if "depth" in spec:
@@ -662,7 +662,7 @@ def test_search_bad_setting(tmp_path, spec):
 
 
 def test_search_settings_differ(tmp_path):
-    spec = "outlaw=search:tuned,leader=search/budget=8:tuned"
+    spec = "outlaw=search:tuned,leader=search@budget=8:tuned"
     check("search-settings-differ", run_cli(tmp_path / "x", "--strategy", spec))
 
 

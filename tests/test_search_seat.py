@@ -32,8 +32,8 @@ from simcore.engine.vocab import R_LEADER, R_OUTLAW, ROLES
 from simcore.studies.batch import SIDE_OF
 from strategies.presets import Search, resolve_strategy
 
-SMALL = "search/worlds=2/budget=24"
-MID = "search/worlds=4/budget=64/z=0"
+SMALL = "search@worlds=2@budget=24"
+MID = "search@worlds=4@budget=64@z=0"
 
 
 def with_search(role: str, base: str, head: str = SMALL) -> dict[str, str]:
@@ -85,7 +85,7 @@ def test_it_plays_a_lethal_bang_in_reach(tmp_path):
     outlaw plays it, and wins every world with it."""
     (tmp_path / "crippled.toml").write_text(CRIPPLED)
     base = f"{tmp_path / 'crippled.toml'}:crippled"
-    strategy = resolve_strategy(with_search("outlaw", base, "search/worlds=8/budget=96"))
+    strategy = resolve_strategy(with_search("outlaw", base, "search@worlds=8@budget=96"))
     t = Table(PLAIN, roles=["leader", "outlaw", "outlaw", "renegade"])
     t.set_life(0, 1).give(1, "BANG!", "Beer", "Jail").give(2, "Missed!").give(3, "Missed!")
     paused(t, 1, strategy)
@@ -102,7 +102,7 @@ def test_it_drinks_the_beer_that_saves_a_life():
     Missed!) outlives the hostiles' two shots; holding, he keeps one card of the two at the
     end of his turn and does not. Its random base would stop. (A Beer at a lethal hit is the
     base's answer, not searched: the decision searched is this play-phase Beer.)"""
-    strategy = resolve_strategy(with_search("leader", "random", "search/worlds=16/budget=400"))
+    strategy = resolve_strategy(with_search("leader", "random", "search@worlds=16@budget=400"))
     t = Table(PLAIN, roles=FOUR)
     t.set_life(0, 1).give(0, "Beer", "Missed!").kill(3)
     t.set_life(1, 1).set_life(2, 1).give(1, "BANG!").give(2, "BANG!")
@@ -121,11 +121,11 @@ def test_it_drinks_the_beer_that_saves_a_life():
 def test_with_no_budget_it_plays_the_base_games_exactly():
     """budget 0: every decision pauses and goes back to BASE's own choice."""
     base = play_games("classic", 5, 60, 7, strategy="tuned")
-    zero = play_games("classic", 5, 60, 7, strategy="search/budget=0:tuned")
+    zero = play_games("classic", 5, 60, 7, strategy="search@budget=0:tuned")
     for name in ("winner", "turns", "rounds", "role", "character", "survived", "won"):
         assert np.array_equal(getattr(base, name), getattr(zero, name)), name
     assert zero.searched[:, 0].sum() == 0
-    moved = play_games("classic", 5, 60, 7, strategy="outlaw=search/budget=16:tuned")
+    moved = play_games("classic", 5, 60, 7, strategy="outlaw=search@budget=16:tuned")
     assert moved.searched[:, 2].sum() > 0  # with a budget it leaves BASE's choice
 
 
@@ -175,7 +175,7 @@ def permute_hidden_consistently(G, p, rng):
 def test_its_decisions_ignore_what_it_cannot_see():
     """At real mid-game decisions of a searching seat, permuting other hands, the draw pile
     and the hidden roles changes neither the option taken nor any option's rollout wins."""
-    strategy = resolve_strategy("search/worlds=2/budget=12:basic")
+    strategy = resolve_strategy("search@worlds=2@budget=12:basic")
     tables = pack_tables(load_theme("classic").tables)
     rng = np.random.default_rng(0)
     checked = 0
@@ -203,20 +203,20 @@ def test_its_decisions_ignore_what_it_cannot_see():
 
 def test_search_specs():
     """The settings read from a spec; bad ones are one-line errors."""
-    s = resolve_strategy("renegade=search/worlds=8/budget=256/kinds=play/seats=one:tuned", 5)
+    s = resolve_strategy("renegade=search@worlds=8@budget=256@kinds=play@seats=one:tuned", 5)
     assert s.search == Search(worlds=8, budget=256, kinds=("play",), seats="one")
     assert s.search_roles == 1 << ROLES.index("renegade")
     assert np.array_equal(s.matrix[3], resolve_strategy("tuned", 5).matrix[3])
     assert s.label() == "leader=smart,deputy=smart,outlaw=smart,renegade=" + (
-        "search/worlds=8/budget=256/kinds=play/seats=one:tuned"
+        "search@worlds=8@budget=256@kinds=play@seats=one:tuned"
     )
     for bad, words in [
         ("search", "names no base"),
-        ("search/depth=3:tuned", "bad search setting"),
-        ("search/budget=x:tuned", "whole number"),
-        ("search/kinds=answers:tuned", "unknown search kind"),
+        ("search@depth=3:tuned", "bad search setting"),
+        ("search@budget=x:tuned", "whole number"),
+        ("search@kinds=answers:tuned", "unknown search kind"),
         ("search:search:tuned", "cannot search too"),
-        ("outlaw=search:tuned,leader=search/budget=8:tuned", "same settings"),
+        ("outlaw=search:tuned,leader=search@budget=8:tuned", "same settings"),
         ("search:nosuch", "unknown strategy"),
     ]:
         with pytest.raises(ValueError, match=words):

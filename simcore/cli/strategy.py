@@ -327,7 +327,7 @@ def exploit(
                 f"{strategy!r} (--method search adds the searching seat)"
             )
         search = Search.parse(
-            f"search/worlds={worlds}/budget={budget}/kinds={kinds}/z={z}/beta={beta}"
+            f"search@worlds={worlds}@budget={budget}@kinds={kinds}@z={z}@beta={beta}"
         )
     except ValueError as e:
         fail(str(e))

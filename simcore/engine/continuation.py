@@ -1,20 +1,19 @@
 """Copy a game paused between turns, redeal what one seat cannot see, and play it on.
 
-The base of a player that searches by rollouts: at a decision, sample worlds consistent
-with what its seat can see and play each out with base strategies. A paused state
-(kernel.play_on with a `stop`) is copied (as int64 words: Copies), its hidden parts replaced
-(resample_hidden: the other seats' hands and the draw pile's order, and the hidden roles,
-redealt uniformly at random from what the seat cannot tell apart), every seat given the
+A paused state (kernel.play_on with a `stop`) is copied (as int64 words: search.Copies), its
+hidden parts replaced (search.resample_hidden, uniformly: the other seats' hands and the
+draw pile's order, and the hidden roles, redealt at random from what the seat cannot tell
+apart, each redealt seat's belief row signed for its new role), every seat given the
 strategy its (new) role plays, and played to the end (continue_game), each world on its
-own random stream keyed by (seed, world).
+own random stream keyed by (seed, world). The player that searches by rollouts
+(simcore.engine.search) does the same inside a turn.
 
 What the seat sees stays as it was: its own hand and role, every card in play, the discard
 pile, life and max life, characters, who is alive, the leader's role and the roles of the
 eliminated, how many cards each hand and the draw pile hold, the public record (karma).
 Not conditioned on (ASSUMPTION, for the search to weight if it wants): what the seat saw
 in passing (a card it drew and put back as Kit Carlson, a General Store's cards now in
-hands) and what the others' play so far hints at their roles; the others' private
-observations (belief) are kept as they are.
+hands) and what the others' play so far hints at their roles.
 """
 
 from typing import NamedTuple

@@ -94,7 +94,7 @@ def search_spec(search: Search, base: str) -> str:
     parts = [f"worlds={search.worlds}", f"budget={search.budget}", f"z={search.z}"]
     parts.append(f"beta={search.beta}")
     parts += [f"kinds={'+'.join(search.kinds)}", "seats=one"]
-    return f"{SEARCH}/{'/'.join(parts)}:{base}"
+    return f"{SEARCH}@{'@'.join(parts)}:{base}"
 
 
 def search_gain(
