@@ -2,12 +2,16 @@
 against a weak field, finds known-best plays, plays BASE's games with no budget, is
 deterministic across threads and chunks, and its decisions ignore what it cannot see."""
 
+import json
+
 import numba
 import numpy as np
 import pytest
 from scenario import FOUR, PLAIN, Table
 from test_search import CRIPPLED
+from typer.testing import CliRunner
 
+from simcore.cli import app
 from simcore.engine import kernel
 from simcore.engine.continuation import paused_games
 from simcore.engine.kernel import NO_STOP
@@ -221,3 +225,27 @@ def test_search_specs():
     ]:
         with pytest.raises(ValueError, match=words):
             resolve_strategy(bad)
+
+
+def test_exploit_by_search_pairs_a_search_seat_with_the_field():
+    """exploit --method search: per role, the search seat's gain with its interval (JSON);
+    --method both prints it beside the parameter search's, inside the family and beyond."""
+    tiny = ["--games", "24", "--worlds", "2", "--budget", "8", "--players", "4"]
+    done = CliRunner().invoke(
+        app, ["exploit", "--strategy", "tuned", "--method", "search", "--role", "renegade",
+              *tiny, "--format", "json"],
+    )  # fmt: skip
+    assert done.exit_code == 0, done.output
+    result = json.loads(done.stdout)
+    assert result["method"] == "search" and list(result["roles"]) == ["renegade"]
+    r = result["roles"]["renegade"]
+    assert r["gain_low"] <= r["gain"] <= r["gain_high"] and r["games"] == 24
+    assert r["gain"] == pytest.approx(r["search_rate"] - r["field_rate"])
+    assert r["decisions"] > 0 and r["rollouts"] > 0 and r["decisions_per_second"] > 0
+    budget = ["--generations", "1", "--games-min", "32", "--games-max", "32"]
+    done = CliRunner().invoke(
+        app, ["exploit", "--strategy", "tuned", "--method", "both", "--role", "outlaw", *tiny,
+              *budget, "--final-games", "100", "--no-progress"],
+    )  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert "beyond it" in done.stdout and "inside the family" in done.stdout
