@@ -340,7 +340,7 @@ def exploit(
     def announce(what: str) -> Callable[[str], None]:
         def say(r: str) -> None:
             if progress:
-                typer.echo(f"{what} the {r} ...", err=True)
+                typer.echo(what.format(role=r), err=True)
 
         return say
 
@@ -350,12 +350,12 @@ def exploit(
         if method in ("params", "both"):
             inside = exploitability(
                 strategy, theme, players, seed, out, budget_,
-                announce("searching the best response of"), backend, roles=roles,
+                announce("searching the {role}'s best response ..."), backend, roles=roles,
             )  # fmt: skip
         if method in ("search", "both"):
             beyond = search_gain(
                 strategy, theme, players, seed, games, search, roles,
-                announce("a search seat playing"), backend,
+                announce("playing a search seat as the {role} ..."), backend,
             )  # fmt: skip
     except ValueError as e:
         fail(str(e))
