@@ -185,7 +185,7 @@ def search_rate(games: int, seed: int) -> dict[str, Any]:
     return {
         "games": games,
         "threads": numba.config.NUMBA_NUM_THREADS,
-        "search": asdict(Search()),
+        "search": asdict(Search(seats="one")),  # as search_spec plays it
         "games_per_s": games / wall,
         "decisions_per_s": decisions / wall,
         "rollouts_per_s": rollouts / wall,
