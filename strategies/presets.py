@@ -39,6 +39,7 @@ THEMED_DIR = files("strategies") / "tuned"
 FALLBACK_THEME = "classic"
 DEFAULT_PRESET = "smart"  # what every seat plays unless told otherwise
 _COUNT = re.compile(r"^p(\d+)$")
+_ROLE_PAIR = re.compile(r"^\s*[\w-]+\s*=")  # "role=..." (a search's "search@budget=..." is not)
 
 
 @dataclass(frozen=True)
@@ -185,14 +186,104 @@ def find_preset(spec: str, theme: str | None = None) -> Preset:
     return presets[spec]
 
 
+SEARCH = "search"  # "search:BASE", "search@budget=256@worlds=8:BASE": a searching seat
+SEARCH_KINDS = {"play": 1, "discard": 2}  # simcore.engine.state.SK_*
+
+
+@dataclass(frozen=True)
+class Search:
+    """How a `search:BASE` seat searches (simcore.engine.search): `worlds` per option in the
+    first round, at most `budget` rollouts per decision, the decision `kinds` that search
+    (SEARCH_KINDS), `seats` "all" of its role or "one" (the first, clockwise from the
+    leader), and `z`: an option replaces BASE's choice only if it wins more by z standard
+    errors (a sign test over the worlds where the two differ); `beta` > 0 weights the
+    worlds' hidden roles toward the public record and the seat's own observations."""
+
+    worlds: int = 8
+    budget: int = 256
+    kinds: tuple[str, ...] = ("play", "discard")
+    seats: str = "all"
+    z: float = 1.0  # how many standard errors an option must beat BASE's by to be taken
+    beta: float = 1.0  # how much the worlds' hidden roles follow the record (0: uniform)
+
+    @classmethod
+    def parse(cls, head: str) -> Search:
+        """The settings of a spec's head: "search" or "search@KEY=VALUE@..."; one-line
+        ValueError for a bad one."""
+        values: dict[str, Any] = {}
+        for part in head.split("@")[1:]:
+            key, sep, val = (x.strip() for x in part.partition("="))
+            if not sep or key not in ("worlds", "budget", "kinds", "seats", "z", "beta"):
+                raise ValueError(
+                    f"bad search setting {part!r} in {head!r} (settings: worlds=N, "
+                    "budget=N, kinds=play+discard, seats=all|one, z=X, beta=X)"
+                )
+            if key in ("worlds", "budget"):
+                least = 1 if key == "worlds" else 0
+                if not val.isdigit() or int(val) < least:
+                    raise ValueError(f"search {key} must be a whole number >= {least}, got {val!r}")
+                values[key] = int(val)
+            elif key in ("z", "beta"):
+                try:
+                    values[key] = float(val)
+                except ValueError:
+                    values[key] = -1.0
+                if not 0.0 <= values[key] <= 10.0:
+                    raise ValueError(f"search {key} must be a number from 0 to 10, got {val!r}")
+            elif key == "kinds":
+                kinds = tuple(k.strip() for k in val.split("+"))
+                bad = [k for k in kinds if k not in SEARCH_KINDS]
+                if bad or not kinds:
+                    raise ValueError(
+                        f"unknown search kind {bad[0] if bad else val!r} "
+                        f"(kinds: {', '.join(SEARCH_KINDS)}, joined by +)"
+                    )
+                values[key] = kinds
+            else:
+                if val not in ("all", "one"):
+                    raise ValueError(f"search seats must be all or one, got {val!r}")
+                values[key] = val
+        return cls(**values)
+
+    def config(self, roles: int) -> np.ndarray:
+        """simcore.engine.search's settings array for the roles (bits) that search."""
+        kinds = sum(SEARCH_KINDS[k] for k in set(self.kinds))
+        one = self.seats == "one"
+        z = round(100 * self.z)
+        beta = round(100 * self.beta)
+        return np.array([roles, self.worlds, self.budget, kinds, one, z, beta], np.int64)
+
+
+def split_search(spec: str) -> tuple[Search | None, str]:
+    """(the search settings, BASE) of "search...:BASE"; (None, spec) for any other spec."""
+    head, sep, base = spec.partition(":")
+    if head.strip() != SEARCH and not head.startswith(SEARCH + "@"):
+        return None, spec
+    if not sep or not base.strip():
+        raise ValueError(f"search strategy {spec!r} names no base strategy (search:BASE)")
+    if split_search(base)[0] is not None:
+        raise ValueError(f"search strategy {spec!r}: its base cannot search too")
+    return Search.parse(head.strip()), base.strip()
+
+
+NO_SEARCH = np.zeros(7, np.int64)  # Strategy.search_config without a searching role
+
+
 @dataclass(frozen=True)
 class Strategy:
-    """A strategy spec resolved for the kernel: one parameter row per role."""
+    """A strategy spec resolved for the kernel: one parameter row per role (a `search:BASE`
+    role's row is BASE's, `search` how those roles search)."""
 
     by_role: tuple[str, ...]  # the preset spec each canonical role plays
     players: int | None  # the player count its per-count tables were read for
     theme: str | None  # the theme whose shipped presets (tuned) were read
     matrix: np.ndarray  # float64[4, N_PARAMS]: row r is what role r plays
+    search: Search | None = None
+    search_roles: int = 0  # bit r: role r searches
+
+    def search_config(self) -> np.ndarray:
+        """simcore.engine.search's settings array (all zero: no role searches)."""
+        return self.search.config(self.search_roles) if self.search else NO_SEARCH
 
     @property
     def role_preset(self) -> np.ndarray:
@@ -223,7 +314,7 @@ def resolve_strategy(
         players = spec.players if players is None else players
         theme = spec.theme if theme is None else theme
         spec = dict(zip(ROLES, spec.by_role, strict=True))
-    if isinstance(spec, str) and "=" in spec:
+    if isinstance(spec, str) and _ROLE_PAIR.match(spec):
         pairs = [part.split("=", 1) for part in spec.split(",") if part.strip()]
         spec = {k.strip(): v.strip() for k, v in pairs}
     if isinstance(spec, str):
@@ -233,8 +324,20 @@ def resolve_strategy(
         if unknown:
             raise ValueError(f"unknown role {unknown[0]!r} in strategy (roles: {', '.join(ROLES)})")
         by_role = {r: spec.get(r, DEFAULT_PRESET) for r in ROLES}
-    matrix = np.stack([find_preset(by_role[r], theme).vector(r, players) for r in ROLES])
-    return Strategy(tuple(by_role[r] for r in ROLES), players, theme, matrix)
+    rows = []
+    searches = set()
+    roles = 0
+    for i, r in enumerate(ROLES):
+        search, base = split_search(by_role[r])
+        if search is not None:
+            searches.add(search)
+            roles |= 1 << i
+        rows.append(find_preset(base, theme).vector(r, players))
+    if len(searches) > 1:
+        raise ValueError("the searching roles of one strategy must search with the same settings")
+    search = searches.pop() if searches else None
+    by = tuple(by_role[r] for r in ROLES)
+    return Strategy(by, players, theme, np.stack(rows), search, roles)
 
 
 def preset_toml(name: str, tables: dict[int | None, np.ndarray], header: str = "") -> str:

@@ -12,7 +12,7 @@ from simcore.studies.bench import TARGETS
 def test_bench_writes_table_and_json(tmp_path):
     out = tmp_path / "sub" / "bench.json"
     args = ["bench", "--games", "64", "--target-games", "128", "--run-games", "500", "--no-cold"]
-    args += ["--continuation-states", "4"]
+    args += ["--continuation-states", "4", "--search-games", "4"]
     done = CliRunner().invoke(app, [*args, "--json", str(out)])
     assert done.exit_code == 0, done.output
     assert "efficiency" in done.output and "warm_start_seconds" in done.output
@@ -37,5 +37,8 @@ def test_bench_writes_table_and_json(tmp_path):
     c = result["continuations"]
     assert c["states"] == 4 and c["worlds"] == 100 and c["continuations_per_s"] > 0
     assert c["mean_turns_played_on"] > 0
+    sr = result["search"]
+    assert sr["games"] == 4 and sr["games_per_s"] > 0 and sr["decisions_per_s"] > 0
+    assert "search seat, classic 5p" in done.output
     measured = {t["name"] for t in result["targets"]}
     assert measured == set(TARGETS) - {"cold_start_seconds"}

@@ -671,6 +671,38 @@ def test_unknown_strategy(tmp_path):
     check("unknown-strategy", run_cli(tmp_path / "x", "--strategy", "nosuchbot"))
 
 
+def test_search_no_base(tmp_path):
+    check("search-no-base", run_cli(tmp_path / "x", "--strategy", "search"))
+
+
+@pytest.mark.parametrize("spec", ["search@depth=3:tuned", "search@budget=x:tuned"])
+def test_search_bad_setting(tmp_path, spec):
+    result = run_cli(tmp_path / "x", "--strategy", spec)
+    if "depth" in spec:
+        check("search-bad-setting", result)
+    else:
+        assert result.exit_code == 2 and "search budget must be a whole number" in result.stderr
+
+
+def test_search_settings_differ(tmp_path):
+    spec = "outlaw=search:tuned,leader=search@budget=8:tuned"
+    check("search-settings-differ", run_cli(tmp_path / "x", "--strategy", spec))
+
+
+def test_trace_searching_seat():
+    check("trace-searching-seat", cli("trace", "--strategy", "search:tuned", "--game", "1"))
+
+
+def test_exploit_bad_method():
+    check("exploit-bad-method", cli("exploit", "--method", "grid"))
+
+
+@pytest.mark.parametrize("method", ["params", "search"])
+def test_exploit_searching_field(method):
+    result = cli("exploit", "--strategy", "search:tuned", "--method", method, "--role", "outlaw")
+    check("exploit-searching-field", result)
+
+
 def test_bad_seed(tmp_path):
     check("bad-seed", run_cli(tmp_path / "x", "--seed", "-1"))
 

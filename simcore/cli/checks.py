@@ -188,6 +188,10 @@ def bench(
             min=0, help="Paused games of the continuation timing, 100 worlds each (0 skips it)."
         ),
     ] = None,
+    search_games: Annotated[
+        int | None,
+        typer.Option(min=0, help="Games of the search-seat timing (0 skips it)."),
+    ] = None,
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Also write the results to this JSON file.")
     ] = None,
@@ -197,7 +201,8 @@ def bench(
     Games/s of every shipped theme at 4 and 7 players with smart and tuned bots, on one
     thread and on all (parallel efficiency, microseconds per turn); classic 5 players smart
     with more games and its ratio to the stripped kernel's 85,000 games/s; mid-game
-    continuations per second; a timed `bangsim run` (Parquet included) and its peak memory; the time
+    continuations per second; one seat that searches by rollouts (games and decisions per
+    second); a timed `bangsim run` (Parquet included) and its peak memory; the time
     from a fresh process to the first game with a warm and an empty numba cache. About 3
     minutes on 2 cores; --quick takes seconds.
 
@@ -215,6 +220,7 @@ def bench(
         run_games=run_games,
         cold=cold,
         continuation_states=continuation_states,
+        search_games=search_games,
     )
     given = {k: v for k, v in given.items() if v is not None}
     settings = Settings(**{**asdict(base), **given, "event_pairs": event_pairs})

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated
@@ -26,6 +27,11 @@ from simcore.engine.vocab import ROLES
 from simcore.runs.runfolder import (
     check_writable,
 )
+from strategies.presets import Search
+
+# exploit --method search: deals per role, sized so one role at 5 players reaches about
+# +-1 point within 30 minutes on a 2-core machine with the default Search (docs/speed.md)
+SEARCH_GAMES = 8000
 
 
 def tournament(
@@ -253,6 +259,14 @@ def exploit(
     theme: Annotated[str, typer.Option(help="Theme id or path to a theme TOML file.")] = "classic",
     players: Annotated[int, typer.Option(help="Players at the table.")] = 5,
     seed: Annotated[int, typer.Option(help="Seed of the searches.")] = 1,
+    method: Annotated[
+        str,
+        typer.Option(
+            help="params: a best response inside the parameter family (CMA-ES); search: one "
+            "seat that searches by rollouts (beyond the family); both: side by side."
+        ),
+    ] = "params",
+    role: Annotated[str | None, typer.Option(help="Only this role (default: every role).")] = None,
     out: Annotated[
         Path | None, typer.Option(help="Folder to keep the searches in (resumable).")
     ] = None,
@@ -261,62 +275,131 @@ def exploit(
     games_min: GamesMin = 1000,
     games_max: GamesMax = 8000,
     final_games: FinalGames = 40_000,
+    games: Annotated[
+        int, typer.Option(help="--method search: deals per role, played both ways.")
+    ] = SEARCH_GAMES,
+    worlds: Annotated[
+        int, typer.Option(help="--method search: worlds per option in the first round.")
+    ] = Search.worlds,
+    budget: Annotated[
+        int, typer.Option(help="--method search: rollouts per decision at most.")
+    ] = Search.budget,
+    kinds: Annotated[
+        str, typer.Option(help='--method search: the decisions that search, "play+discard".')
+    ] = "+".join(Search.kinds),
+    z: Annotated[
+        float,
+        typer.Option(help="--method search: standard errors an option must beat BASE's by."),
+    ] = Search.z,
+    beta: Annotated[
+        float,
+        typer.Option(help="--method search: how much the worlds' roles follow the record."),
+    ] = Search.beta,
     backend_name: BackendName = "local",
     address: RayAddress = None,
     progress: ShowProgress = True,
 ) -> None:
-    """How far a strategy is from strong play: per role, what a best response gains.
+    """How far a strategy is from strong play: per role, what a better player gains.
 
-    For each role at the table, a best response searched against the strategy (every other
-    seat plays it) is re-measured on fresh deals against the strategy's own parameters for
-    that role: the gain in points with a paired 95% interval. The total sums the roles'.
-    Near 0 everywhere: no role can do much better against this field.
+    --method params (the default): a best response searched inside the parameter family
+    against the strategy (every other seat plays it) is re-measured on fresh deals against
+    the strategy's own parameters for that role. --method search: one seat of the role
+    searches by rollouts (search:BASE over the field's own preset), paired with the
+    field's own play in that seat on the same deals. Either way the gain is in points with
+    a paired 95% interval; near 0 everywhere: no role can do much better against this field.
 
-    Example: bangsim exploit --strategy smart --theme classic --players 5 --format json
+    Example: bangsim exploit --strategy tuned --method search --role outlaw --format json
     """
+    from simcore.studies.search_gain import search_gain
     from simcore.studies.tune import exploitability
     from strategies.presets import resolve_strategy
 
     check_text_or_json(output)
-    budget = search_budget(generations, games_min, games_max, final_games)
+    if method not in ("params", "search", "both"):
+        fail(f"--method must be params, search or both, not {method!r}")
+    budget_ = search_budget(generations, games_min, games_max, final_games)
+    if games < 2:
+        fail("--games must be at least 2")
     try:
-        resolve_strategy(strategy)
+        if resolve_strategy(strategy).search:
+            fail(
+                f"exploit measures a field that does not search: give the base of "
+                f"{strategy!r} (--method search adds the searching seat)"
+            )
+        search = Search.parse(
+            f"search@worlds={worlds}@budget={budget}@kinds={kinds}@z={z}@beta={beta}"
+        )
     except ValueError as e:
         fail(str(e))
+    if role is not None and role not in ROLES:
+        fail(f"unknown role {role!r} (roles: {', '.join(ROLES)})")
     if out is not None:
         check_writable(out)
     backend = open_backend(ctx, backend_name, address)
 
-    def announce(role: str) -> None:
-        if progress:
-            typer.echo(f"searching the {role}'s best response ...", err=True)
+    def announce(what: str) -> Callable[[str], None]:
+        def say(r: str) -> None:
+            if progress:
+                typer.echo(what.format(role=r), err=True)
 
+        return say
+
+    roles = [role] if role else None
+    inside = beyond = None
     try:
-        result = exploitability(
-            strategy,
-            theme,
-            players,
-            seed,
-            out,
-            budget,
-            announce,
-            backend,
-        )
+        if method in ("params", "both"):
+            inside = exploitability(
+                strategy, theme, players, seed, out, budget_,
+                announce("searching the {role}'s best response ..."), backend, roles=roles,
+            )  # fmt: skip
+        if method in ("search", "both"):
+            beyond = search_gain(
+                strategy, theme, players, seed, games, search, roles,
+                announce("playing a search seat as the {role} ..."), backend,
+            )  # fmt: skip
     except ValueError as e:
         fail(str(e))
     if output == "json":
-        typer.echo(json.dumps(result.as_dict(), indent=1))
+        if inside and beyond:
+            doc = {"inside_the_family": inside.as_dict(), "beyond_it": beyond.as_dict()}
+        else:
+            doc = (inside or beyond).as_dict()
+        typer.echo(json.dumps(doc, indent=1))
         return
-    typer.echo(f"exploitability of {strategy} ({result.theme}, {players} players):")
-    for r in result.roles:
-        typer.echo(
-            f"  {r.settings.role:<8} {100 * r.baseline_rate:5.1f}% -> {100 * r.answer_rate:5.1f}%"
-            f"  gain {100 * r.gain:+5.1f} pts [{100 * r.gain_low:+.1f}, {100 * r.gain_high:+.1f}]"
-        )
+    if beyond is None:
+        typer.echo(f"exploitability of {strategy} ({inside.theme}, {players} players):")
+        for r in inside.roles:
+            typer.echo(
+                f"  {r.settings.role:<8} {100 * r.baseline_rate:5.1f}% -> "
+                f"{100 * r.answer_rate:5.1f}%  gain {pts(r.gain, r.gain_low, r.gain_high)}"
+            )
+        typer.echo(f"  total    {pts(inside.total, inside.total_low, inside.total_high)}")
+        return
+    family = {r.settings.role: r for r in inside.roles} if inside else {}
+    head = f"exploitability of {strategy} ({beyond.theme}, {players} players)"
+    typer.echo(f"{head}, beyond the parameter family: one seat searching by rollouts")
     typer.echo(
-        f"  total    {100 * result.total:+.1f} pts "
-        f"[{100 * result.total_low:+.1f}, {100 * result.total_high:+.1f}]"
+        f"  (worlds {search.worlds}, budget {search.budget} rollouts per decision, "
+        f"kinds {'+'.join(search.kinds)}, z {search.z:g}, beta {search.beta:g})"
     )
+    for r in beyond.roles:
+        line = (
+            f"  {r.role:<8} {100 * r.field_rate:5.1f}% -> {100 * r.search_rate:5.1f}%  "
+            f"beyond it {pts(r.gain, r.gain_low, r.gain_high)}"
+        )
+        if r.role in family:
+            f = family[r.role]
+            line += f"  inside the family {pts(f.gain, f.gain_low, f.gain_high)}"
+        rate = r.decisions / r.seconds if r.seconds else 0.0
+        typer.echo(
+            f"{line}  ({r.games:,} deals, {r.seconds:.0f} s, "
+            f"{r.games / r.seconds:.1f} games/s, {rate:,.0f} decisions/s, "
+            f"{r.changed:,} of {r.decisions:,} decisions left the field's play)"
+        )
+
+
+def pts(gain: float, low: float, high: float) -> str:
+    return f"{100 * gain:+5.1f} pts [{100 * low:+.1f}, {100 * high:+.1f}]"
 
 
 def band(

@@ -1,20 +1,19 @@
 """Copy a game paused between turns, redeal what one seat cannot see, and play it on.
 
-The base of a player that searches by rollouts: at a decision, sample worlds consistent
-with what its seat can see and play each out with base strategies. A paused state
-(kernel.play_on with a `stop`) is copied (as int64 words: Copies), its hidden parts replaced
-(resample_hidden: the other seats' hands and the draw pile's order, and the hidden roles,
-redealt uniformly at random from what the seat cannot tell apart), every seat given the
+A paused state (kernel.play_on with a `stop`) is copied (as int64 words: search.Copies), its
+hidden parts replaced (search.resample_hidden, uniformly: the other seats' hands and the
+draw pile's order, and the hidden roles, redealt at random from what the seat cannot tell
+apart, each redealt seat's belief row signed for its new role), every seat given the
 strategy its (new) role plays, and played to the end (continue_game), each world on its
-own random stream keyed by (seed, world).
+own random stream keyed by (seed, world). The player that searches by rollouts
+(simcore.engine.search) does the same inside a turn.
 
 What the seat sees stays as it was: its own hand and role, every card in play, the discard
 pile, life and max life, characters, who is alive, the leader's role and the roles of the
 eliminated, how many cards each hand and the draw pile hold, the public record (karma).
 Not conditioned on (ASSUMPTION, for the search to weight if it wants): what the seat saw
 in passing (a card it drew and put back as Kit Carlson, a General Store's cards now in
-hands) and what the others' play so far hints at their roles; the others' private
-observations (belief) are kept as they are.
+hands) and what the others' play so far hints at their roles.
 """
 
 from typing import NamedTuple
@@ -23,84 +22,25 @@ import numpy as np
 from numba import config, get_thread_id, prange
 
 from simcore.engine.jit import njit
-from simcore.engine.kernel import NO_STOP, play_on, seat_strategies, setup_game, shuffle, verify
+from simcore.engine.kernel import NO_STOP, play_on, seat_strategies, setup_game, verify
 from simcore.engine.limits import BLOCK
 from simcore.engine.play import NO_FEATURE, CheckedModeError, character_pool, check_players
-from simcore.engine.rng import rng_below, rng_seed
+from simcore.engine.rng import rng_seed
+from simcore.engine.search import COPIED, copies, resample_hidden
 from simcore.engine.state import (
     ERRORS,
     QUIET,
     S_CAPPED,
-    S_DECK_N,
     S_ERR,
     S_N,
     S_OVER,
     S_TURN,
     S_WINNER,
-    STATE_DTYPE,
     new_states,
 )
 from simcore.engine.tables import pack_tables
 from simcore.engine.theme import Theme, load_theme
-from simcore.engine.vocab import R_LEADER
 from strategies.presets import DEFAULT_PRESET, Strategy, resolve_strategy
-
-
-class Copies(NamedTuple):
-    """State records and the same memory as int64 words, a row per record (copies()): njit
-    code copies a state as words."""
-
-    s: np.recarray
-    words: np.ndarray
-
-
-# a copy takes every field but the legal-play scratch at the end of the record (act_*, 24 KB
-# of 45), which legal_actions writes before anything reads it
-COPIED = STATE_DTYPE.fields["act_idx"][1] // 8
-
-
-def copies(states: np.recarray) -> Copies:
-    return Copies(states, states.view(np.int64).reshape(len(states), STATE_DTYPE.itemsize // 8))
-
-
-@njit(cache=True)
-def resample_hidden(G, seat):
-    """Redeal what `seat` cannot see, with G's random stream: the cards in the other seats'
-    hands and in the draw pile, shuffled together and dealt back in the same counts (hands
-    in seat order, then the pile); the roles of the living seats but `seat` and the leader,
-    permuted among them."""
-    n = G.s[S_N]
-    m = 0
-    for i in range(G.s[S_DECK_N]):
-        G.buf[m] = G.deck[i]
-        m += 1
-    for q in range(n):
-        if q != seat:
-            for i in range(G.hand_n[q]):
-                G.buf[m] = G.hand[q, i]
-                m += 1
-    shuffle(G, G.buf, m)
-    m = 0
-    for q in range(n):
-        if q != seat:
-            for i in range(G.hand_n[q]):
-                G.hand[q, i] = G.buf[m]
-                m += 1
-    for i in range(G.s[S_DECK_N]):
-        G.deck[i] = G.buf[m]
-        m += 1
-    G.buf[:m] = -1
-    k = 0  # the hidden seats, listed in G.buf
-    for q in range(n):
-        if q != seat and G.alive[q] and G.role[q] != R_LEADER:
-            G.buf[k] = q
-            k += 1
-    for i in range(k - 1, 0, -1):
-        j = rng_below(G.rng, i + 1)
-        t = G.role[G.buf[i]]
-        G.role[G.buf[i]] = G.role[G.buf[j]]
-        G.role[G.buf[j]] = t
-    G.buf[:k] = -1
 
 
 @njit(cache=True)
@@ -111,7 +51,7 @@ def new_world(G, T, W, role_preset, seat, seed, world):
     if seed >= 0:
         rng_seed(G.rng, seed, world)
     if seat >= 0:
-        resample_hidden(G, seat)
+        resample_hidden(G, seat, 0.0)
     seat_strategies(G, W, role_preset)
     verify(G, T)
 

@@ -47,12 +47,17 @@ from simcore.engine.state import (
     EV_DMG,
     EV_LETHAL_TWO_LEFT_BEER,
     EV_STOLEN,
+    PH_DISCARD,
+    PH_PLAY,
+    PH_START,
     QUIET,
     S_ALIVE_N,
     S_BANGS,
+    S_BASE,
     S_CAPPED,
     S_CHECKED,
     S_CUR,
+    S_DECISIONS,
     S_DECK_N,
     S_DEFER,
     S_DISC_N,
@@ -60,17 +65,25 @@ from simcore.engine.state import (
     S_ENEMY_FOR,
     S_ERR,
     S_FEATURED,
+    S_FORCE,
     S_LAYOUT,
     S_N,
     S_NC,
+    S_OPTIONS,
     S_OVER,
+    S_PAUSED,
+    S_PHASE,
     S_QUIET,
     S_RECORD,
     S_ROUNDS,
+    S_SEARCH,
+    S_SEARCH_KINDS,
     S_TEMPERED,
     S_TURN,
     S_TURN_ACTIONS,
     S_WINNER,
+    SK_DISCARD,
+    SK_PLAY,
 )
 from simcore.engine.vocab import (
     A_BANG_MISSED_SWAP,
@@ -1067,35 +1080,73 @@ def start_of_turn(G, T, p):
 
 @njit(cache=True)
 def take_turn(G, T, p):
-    G.s[S_BANGS] = 0
-    G.s[S_TURN_ACTIONS] = 0
-    G.s[S_TEMPERED] = 0
-    go_on = start_of_turn(G, T, p)
-    verify(G, T)
-    if not go_on:
-        return
-    draw_phase(G, T, p)
-    verify(G, T)
-    while True:  # [C-07] any number of cards, one at a time
-        n = legal_actions(G, T, p)
-        if n == 0:
-            break
-        k = choose_action(G, T, p, n)
-        if k < 0:
-            break
-        resolve(G, T, p, k)
-        G.s[S_TURN_ACTIONS] += 1
+    """[C-06] [C-07] [C-08] p's turn. A seat that searches (G.s[S_SEARCH] bit p) pauses at
+    each decision of a kind it searches (S_SEARCH_KINDS) with more than one option: its own
+    strategy's choice made (S_BASE, random numbers spent as without the pause), the turn
+    returns with S_PAUSED set, and a later call with S_FORCE set resumes it there (S_PHASE)
+    taking that option instead."""
+    if G.s[S_PHASE] == PH_START:
+        G.s[S_BANGS] = 0
+        G.s[S_TURN_ACTIONS] = 0
+        G.s[S_TEMPERED] = 0
+        go_on = start_of_turn(G, T, p)
         verify(G, T)
-        if G.s[S_OVER] or G.alive[p] == 0 or G.s[S_ERR]:
+        if not go_on:
             return
-        if G.s[S_TURN_ACTIONS] >= ACTIONS_PER_TURN_CAP:
-            # plays that give back cards like themselves (a deck of draw cards drawing
-            # themselves back) loop for ever: such a game goes nowhere, and ends capped
-            G.s[S_CAPPED] = 1
-            return
+        draw_phase(G, T, p)
+        verify(G, T)
+        G.s[S_PHASE] = PH_PLAY
+    if G.s[S_PHASE] == PH_PLAY:
+        while True:  # [C-07] any number of cards, one at a time
+            n = legal_actions(G, T, p)
+            if n == 0:
+                break
+            if G.s[S_FORCE]:
+                k = G.s[S_FORCE] - 2
+                G.s[S_FORCE] = 0
+            else:
+                k = choose_action(G, T, p, n)
+                if pauses(G, p, SK_PLAY):
+                    G.s[S_BASE] = k + 2
+                    G.s[S_OPTIONS] = n
+                    return
+            if k < 0:
+                break
+            resolve(G, T, p, k)
+            G.s[S_TURN_ACTIONS] += 1
+            verify(G, T)
+            if G.s[S_OVER] or G.alive[p] == 0 or G.s[S_ERR]:
+                G.s[S_PHASE] = PH_START
+                return
+            if G.s[S_TURN_ACTIONS] >= ACTIONS_PER_TURN_CAP:
+                # plays that give back cards like themselves (a deck of draw cards drawing
+                # themselves back) loop for ever: such a game goes nowhere, and ends capped
+                G.s[S_CAPPED] = 1
+                G.s[S_PHASE] = PH_START
+                return
+        G.s[S_PHASE] = PH_DISCARD
     while G.hand_n[p] > G.life[p]:  # [C-08] discard down to current life
-        discard_from_hand(G, p, lowest_value_card(G, T, p, -1))
+        if G.s[S_FORCE]:
+            i = G.s[S_FORCE] - 2
+            G.s[S_FORCE] = 0
+        else:
+            i = lowest_value_card(G, T, p, -1)
+            if pauses(G, p, SK_DISCARD):
+                G.s[S_BASE] = i + 2
+                return
+        discard_from_hand(G, p, i)
+    G.s[S_PHASE] = PH_START
     verify(G, T)
+
+
+@njit(cache=True, inline="always")
+def pauses(G, p, kind):
+    """Does p pause here, at a decision of `kind` (SK_*)? Then a pause is marked."""
+    if (G.s[S_SEARCH] >> p) & 1 == 0 or G.s[S_SEARCH_KINDS] & kind == 0:
+        return False
+    G.s[S_PAUSED] = 1
+    G.s[S_DECISIONS] += 1
+    return True
 
 
 # --- a game -----------------------------------------------------------------------------
@@ -1215,19 +1266,24 @@ def play_on(G, T, stop):
     """Play turns from the start of seat G.s[S_CUR]'s turn until the game ends (or the turn
     cap ends it as `capped`), or pause once G.s[S_TURN] reaches `stop`: G.s[S_CUR] is then
     the seat whose turn comes next, so play_on(G, T, NO_STOP) later plays the same game on.
+    It also returns, S_PAUSED set, inside a searching seat's turn (take_turn), to go on
+    from there once S_PAUSED is cleared.
     In checked mode an ended game without exactly one winning side is an error."""
     p = G.s[S_CUR]
     while G.s[S_ERR] == 0:
-        if G.s[S_TURN] >= stop:
+        if G.s[S_PHASE] == PH_START:  # else a paused turn resumes
+            if G.s[S_TURN] >= stop:
+                G.s[S_CUR] = p
+                return
+            if G.s[S_TURN] >= T.rules[RU_TURN_CAP]:
+                G.s[S_CAPPED] = 1
+                break
+            if p == 0:
+                G.s[S_ROUNDS] += 1
             G.s[S_CUR] = p
-            return
-        if G.s[S_TURN] >= T.rules[RU_TURN_CAP]:
-            G.s[S_CAPPED] = 1
-            break
-        if p == 0:
-            G.s[S_ROUNDS] += 1
-        G.s[S_CUR] = p
         take_turn(G, T, p)
+        if G.s[S_PAUSED]:
+            return  # at a searching seat's decision: S_FORCE set, play_on goes on
         G.s[S_TURN] += 1
         if G.s[S_OVER] or G.s[S_CAPPED]:
             break

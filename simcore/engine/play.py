@@ -14,6 +14,7 @@ from numba import config, get_thread_id, prange
 from simcore.engine.jit import njit
 from simcore.engine.kernel import play_game
 from simcore.engine.limits import BLOCK, MAX_PLAYERS, MIN_PLAYERS
+from simcore.engine.search import C_ROLES, N_Q, copies, search_game
 from simcore.engine.state import (
     ERRORS,
     N_EV,
@@ -38,7 +39,7 @@ from simcore.engine.vocab import (
     W_OUTLAW,
     W_RENEGADE,
 )
-from strategies.presets import DEFAULT_PRESET, Strategy, resolve_strategy
+from strategies.presets import DEFAULT_PRESET, NO_SEARCH, Strategy, resolve_strategy
 
 
 class GameBlock(NamedTuple):
@@ -57,6 +58,9 @@ class GameBlock(NamedTuple):
     # the cards each seat used, by name (State.used; theme.card_names)
     events: np.ndarray  # int64[n, N_EV or 0] (the pile shares are sums of millionths)
     used: np.ndarray  # int16[n, players, card names or 0]
+    # with a seat that searches (else None): per game, decisions searched, rollouts played,
+    # decisions where the search left BASE's choice (simcore.engine.search.Q_*)
+    searched: np.ndarray | None  # int64[n, 3]
 
 
 NO_FEATURE = np.array([-1, -1], np.int64)  # setup_game's `feature`: none
@@ -66,21 +70,62 @@ class CheckedModeError(AssertionError):
     """An invariant broke in checked mode."""
 
 
+class Searching(NamedTuple):
+    """What play_range needs for seats that search (simcore.engine.search): the settings
+    (all zero: none), the states' int64 words and a scratch state per thread (its words)."""
+
+    cfg: np.ndarray  # int64[search.N_CFG]
+    words: np.ndarray  # int64[threads, words]: the states' memory
+    scratch: np.recarray  # a State record per thread (0 without search)
+    scratch_words: np.ndarray
+
+
+def searching(cfg: np.ndarray, states: np.recarray) -> Searching:
+    """play_block's Searching for settings cfg (Strategy.search_config) and its states."""
+    scratch = new_states(len(states) if cfg[C_ROLES] else 0)
+    return Searching(cfg, copies(states).words, scratch, copies(scratch).words)
+
+
 @njit(cache=True)
 def play_range(
-    states, tables, W, pool, role_rows, feature, players, seed, game_idx, game0, b, n, checked, out
+    states,
+    tables,
+    W,
+    pool,
+    role_rows,
+    feature,
+    players,
+    seed,
+    game_idx,
+    game0,
+    b,
+    n,
+    checked,
+    srch,
+    out,
 ):
     """Work item b: games b*BLOCK .. of the block, on the running thread's state. Game g is
     game index game_idx[g] (game0 + g when game_idx is empty) with role_rows[g] (row 0 when
     role_rows has one row) as the row of W each role plays.
     out.s[g] = (winner, turns, capped, error, rounds, featured seat); out.p[g, q] = (role,
-    character, alive); out.e[g] = State.ev and out.u[g, q] = State.used[q] (when not 0 wide)."""
-    G = states[get_thread_id()]  # setup_game resets every field: any state will do
+    character, alive); out.e[g] = State.ev and out.u[g, q] = State.used[q] (when not 0 wide);
+    with seats that search (srch), out.q[g] = the search's counts (search.Q_*)."""
+    t = get_thread_id()
+    G = states[t]  # setup_game resets every field: any state will do
     T = tables[0]
     for g in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
         rows = role_rows[g] if role_rows.shape[0] > 1 else role_rows[0]
         game = game_idx[g] if game_idx.shape[0] > 0 else game0 + g
-        play_game(G, T, W, pool, rows, feature, players, seed, game, checked)
+        if srch.cfg[C_ROLES]:
+            S = srch.scratch[t]
+            Gw = srch.words[t]
+            Sw = srch.scratch_words[t]
+            cfg = srch.cfg
+            search_game(
+                G, Gw, S, Sw, T, W, pool, rows, feature, players, seed, game, checked, cfg, out.q[g]
+            )
+        else:
+            play_game(G, T, W, pool, rows, feature, players, seed, game, checked)
         out.s[g, 0] = G.s[S_WINNER]
         out.s[g, 1] = G.s[S_TURN]
         out.s[g, 2] = G.s[S_CAPPED]
@@ -100,7 +145,20 @@ def play_range(
 
 @njit(parallel=True, cache=True)
 def play_block(
-    states, tables, W, pool, role_rows, feature, players, seed, game_idx, game0, n, checked, out
+    states,
+    tables,
+    W,
+    pool,
+    role_rows,
+    feature,
+    players,
+    seed,
+    game_idx,
+    game0,
+    n,
+    checked,
+    srch,
+    out,
 ):
     """Play n games (see play_range) in work items of BLOCK games. Records (the states, the
     one-row tables array) stay arrays here: parfors cannot pass a bare record."""
@@ -119,6 +177,7 @@ def play_block(
             b,
             n,
             checked,
+            srch,
             out,
         )
 
@@ -130,6 +189,7 @@ class Outputs(NamedTuple):
     p: np.ndarray  # int64[n, players, 3]
     e: np.ndarray  # int64[n, N_EV or 0]
     u: np.ndarray  # int16[n, players or 0, card names or 0]
+    q: np.ndarray  # int64[n, search.N_Q or 0]
 
 
 def character_pool(
@@ -197,18 +257,21 @@ def did_you_mean(name: str, names: list[str]) -> str:
 NO_GAMES = np.zeros(0, np.int64)  # play_block's game_idx: game0 + g
 
 
-def _play(theme, players, seed, W, role_rows, game_idx, game0, n, pool, feat, checked, events):
+def _play(theme, players, seed, W, role_rows, game_idx, game0, n, pool, feat, checked, events, cfg):
     """Run play_block on n games and return its Outputs; CheckedModeError names a game whose
-    invariants broke. Without `events` the kernel skips what only the event counts need."""
+    invariants broke. Without `events` the kernel skips what only the event counts need;
+    cfg: the search settings (Strategy.search_config)."""
     out = Outputs(
         s=np.zeros((n, 6), np.int64),
         p=np.zeros((n, players, 3), np.int64),
         e=np.zeros((n, N_EV if events else 0), np.int64),
         u=np.zeros((n, players, len(theme.card_names)) if events else (n, 0, 0), np.int16),
+        q=np.zeros((n, N_Q if cfg[C_ROLES] else 0), np.int64),
     )
+    states = new_states(config.NUMBA_NUM_THREADS)
     with np.errstate(over="ignore"):  # uint64 wraparound in the RNG under NUMBA_DISABLE_JIT
         play_block(
-            new_states(config.NUMBA_NUM_THREADS),
+            states,
             pack_tables(theme.tables),
             W,
             pool,
@@ -220,6 +283,7 @@ def _play(theme, players, seed, W, role_rows, game_idx, game0, n, pool, feat, ch
             game0,
             n,
             int(checked) | (0 if events else QUIET),
+            searching(cfg, states),
             out,
         )
     bad = np.flatnonzero(out.s[:, 3])
@@ -250,8 +314,9 @@ def play_rows(
         raise ValueError("role_rows must be int64[n, 4] rows of W, one per game index")
     pool = character_pool(theme, None, players)
     out = _play(
-        theme, players, seed, W, role_rows, game_idx, 0, n, pool, NO_FEATURE, checked, False
-    )
+        theme, players, seed, W, role_rows, game_idx, 0, n, pool, NO_FEATURE, checked, False,
+        NO_SEARCH,
+    )  # fmt: skip
     return out.s[:, 0].astype(np.int8), out.p[:, :, 0].astype(np.int8)
 
 
@@ -296,6 +361,7 @@ def play_games(
         feat,
         checked,
         events,
+        strat.search_config(),
     )
     out_s, out_p = out.s, out.p
     winner = out_s[:, 0].astype(np.int8)
@@ -318,4 +384,5 @@ def play_games(
         featured=out_s[:, 5].astype(np.int8),
         events=out.e,
         used=out.u,
+        searched=out.q if strat.search else None,
     )

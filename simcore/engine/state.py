@@ -41,7 +41,23 @@ S_ENEMY_VER = 23
 S_ENEMY_LIFE0 = 24
 S_REACH_FOR = 25  # (S_LAYOUT << 3) + seat + 1 of S_REACH; 0: none
 S_QUIET = 26  # 1: no one reads the event counts, whose pile shares are then not computed
-N_S = 27
+# a seat that searches (simcore.engine.search): kernel.take_turn pauses at its decisions
+S_SEARCH = 27  # bit q: seat q pauses at its decisions of the kinds in S_SEARCH_KINDS
+S_SEARCH_KINDS = 28  # bits SK_* below
+S_PHASE = 29  # where the turn under way stands (PH_*), so that a paused turn resumes there
+S_PAUSED = 30  # 1: play_on returned at a searching seat's decision (S_OPTIONS options)
+S_FORCE = 31  # the option the resumed decision takes (0: none); an option is a code:
+# in the play phase 1 stops and k + 2 plays legal action k; in the discard phase i + 2
+# discards hand card i
+S_BASE = 32  # at a pause: the option the seat's own strategy took
+S_OPTIONS = 33  # at a pause in the play phase: the legal actions (codes 1 .. n + 1)
+S_DECISIONS = 34  # pauses so far (a searched decision's number)
+N_S = 35
+PH_START = 0  # the turn has not begun (or is over)
+PH_PLAY = 1  # drawn: playing cards
+PH_DISCARD = 2  # discarding down to life
+SK_PLAY = 1  # search the play phase: which card on whom, with which option, or stop
+SK_DISCARD = 2  # search the discards down to life, one card at a time
 QUIET = 2  # kernel.setup_game's `checked` flag for S_QUIET (1 is checked mode)
 
 # event counts kept per game in State.ev (simcore.engine.events names them): for each "draw!" kind

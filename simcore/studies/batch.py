@@ -60,6 +60,7 @@ class Outcomes(NamedTuple):
     survived: np.ndarray | None = None  # bool[n, players]
     featured: np.ndarray | None = None  # int8[n]
     events: np.ndarray | None = None  # int64[n, N_EV] (Work.events), else 0 wide
+    searched: np.ndarray | None = None  # int64[n, 3] with a seat that searches (GameBlock's)
 
     def featured_won(self) -> np.ndarray:
         """Per game: whether the featured character's side won."""
@@ -80,7 +81,7 @@ def play_work(work: Work) -> Outcomes:
     )  # fmt: skip
     return Outcomes(
         block.winner, block.role, block.character, block.won, block.survived, block.featured,
-        block.events,
+        block.events, block.searched,
     )  # fmt: skip
 
 

@@ -14,6 +14,9 @@
 - Continuations (simcore.engine.continuation): classic 5p `smart` games paused at uniformly
   random turns, each played on in `continuation_worlds` worlds redealt from the seat to
   move's view, on one thread: continuations per second.
+- A seat that searches (simcore.engine.search): classic 5p `tuned` games with one outlaw
+  playing `search:tuned` (the default settings, as `exploit --method search` plays it),
+  on all threads: games and searched decisions per second (`search_games`).
 - Optionally (`event_pairs`) what the event counts and files cost (bench_events).
 
 Everything is printed as it is measured, then as one table against the targets; `--json`
@@ -47,6 +50,7 @@ BENCH_PLAYERS = (4, 7)
 BENCH_STRATEGIES = ("smart", "tuned")
 WARMUP_GAMES = 2_000
 GIB = 2**30
+OTHER_ROLES = ("leader", "deputy", "renegade")  # the search bench's tuned seats
 CEILING_GAMES_PER_S = 85_000  # the stripped kernel's games/s per core (DESIGN.md "Speed")
 
 # issue 12's targets on a 2-core machine, warm cache, classic 5 players smart
@@ -69,6 +73,7 @@ class Settings:
     event_pairs: int = 0  # alternating off/on pairs of the event-cost timing; 0 skips it
     continuation_states: int = 200  # paused games of the continuation timing
     continuation_worlds: int = 100  # worlds played on from each
+    search_games: int = 256  # games with one search seat; 0 skips it
     seed: int = 1
 
 
@@ -79,6 +84,7 @@ QUICK = Settings(
     cold=False,
     continuation_states=20,
     continuation_worlds=50,
+    search_games=32,
 )
 
 
@@ -163,6 +169,42 @@ def continuation_line(c: dict[str, Any]) -> str:
     return f"continuations, {THEME} {PLAYERS}p {STRATEGY}, 1 thread: {rate}, {where}, {on}"
 
 
+def search_rate(games: int, seed: int) -> dict[str, Any]:
+    """Games, searched decisions and rollouts per second (wall, all threads) of classic 5p
+    `tuned` with one outlaw searching (search_spec of the default Search over tuned)."""
+    from simcore.engine.play import play_games
+    from simcore.studies.search_gain import search_spec
+    from strategies.presets import Search
+
+    spec = {"outlaw": search_spec(Search(), "tuned"), **{r: "tuned" for r in OTHER_ROLES}}
+    play_games(THEME, PLAYERS, 2, seed, strategy=spec)  # load or compile
+    wall = time.perf_counter()
+    block = play_games(THEME, PLAYERS, games, seed, strategy=spec)
+    wall = time.perf_counter() - wall
+    decisions, rollouts, changed = (int(x) for x in block.searched.sum(axis=0))
+    return {
+        "games": games,
+        "threads": numba.config.NUMBA_NUM_THREADS,
+        "search": asdict(Search(seats="one")),  # as search_spec plays it
+        "games_per_s": games / wall,
+        "decisions_per_s": decisions / wall,
+        "rollouts_per_s": rollouts / wall,
+        "decisions_per_game": decisions / games,
+        "changed_share": changed / decisions if decisions else 0.0,
+    }
+
+
+def search_line(r: dict[str, Any]) -> str:
+    s = r["search"]
+    return (
+        f"search seat, {THEME} {PLAYERS}p tuned, one outlaw search:tuned (worlds {s['worlds']}, "
+        f"budget {s['budget']}), {r['threads']} threads: {r['games_per_s']:.1f} games/s, "
+        f"{r['decisions_per_s']:,.0f} decisions/s, {r['rollouts_per_s']:,.0f} rollouts/s, "
+        f"{r['decisions_per_game']:.1f} decisions a game, {100 * r['changed_share']:.0f}% "
+        "leave tuned's choice"
+    )
+
+
 def bangsim_command(args: list[str], cache_dir: str | None = None) -> tuple[float, float, float]:
     """Run `bangsim ARGS` (`python -m simcore`) in a fresh process, optionally with
     NUMBA_CACHE_DIR=cache_dir; (wall seconds, CPU seconds, peak RSS in GiB) of it."""
@@ -243,6 +285,9 @@ def bench(settings: Settings, say=print) -> dict[str, Any]:
             settings.continuation_states, settings.continuation_worlds, settings.seed
         )
         say(continuation_line(result["continuations"]))
+    if settings.search_games > 0:
+        result["search"] = search_rate(settings.search_games, settings.seed)
+        say(search_line(result["search"]))
     result["peak_rss_gib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / GIB
     if settings.run_games > 0:
         result["run"] = run_folder(settings.run_games, settings.seed)
@@ -354,6 +399,8 @@ def table(result: dict[str, Any]) -> str:
     lines.append(ceiling_line(result))
     if "continuations" in result:
         lines.append(continuation_line(result["continuations"]))
+    if "search" in result:
+        lines.append(search_line(result["search"]))
     lines.append(f"bench process peak RSS {result['peak_rss_gib']:.2f} GiB")
     return "\n".join(lines)
 

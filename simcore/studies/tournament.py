@@ -12,7 +12,7 @@ from simcore.engine.theme import Theme, load_theme
 from simcore.engine.vocab import ROLES
 from simcore.stats import wilson_interval
 from simcore.studies.batch import Work, play_all
-from strategies.presets import find_preset, load_presets
+from strategies.presets import load_presets, resolve_strategy
 
 
 def tournament(
@@ -27,7 +27,7 @@ def tournament(
     theme = load_theme(theme)
     presets = list(presets or load_presets())
     for name in [*presets, field]:
-        find_preset(name)  # a one-line ValueError for an unknown preset
+        resolve_strategy(name)  # a one-line ValueError for an unknown preset (search:BASE too)
     roles = sorted(set(theme.tables.roles[players, :players].tolist()))
     cells, works = [], []
     for role in roles:

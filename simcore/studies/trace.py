@@ -62,7 +62,7 @@ def spec_from_options(
     loaded = load_theme(theme)
     player_counts(players, loaded)
     check_seed_game(seed, game)
-    label = check_strategy(strategy)
+    label = not_searching(check_strategy(strategy))
     pool = check_characters(characters, loaded, [players])
     feat = parse_feature(loaded, feature, players)
     character_pool(loaded, pool, players - (feat[0] >= 0), exclude=int(feat[0]))
@@ -76,6 +76,19 @@ def spec_from_options(
         characters=pool,
         feature=feature,
     )
+
+
+def not_searching(strategy: str) -> str:
+    """The strategy, unless a seat of it searches: its rollouts play the kernel's functions
+    too, which the tracer would record as the game (TraceError)."""
+    from strategies.presets import resolve_strategy
+
+    if resolve_strategy(strategy).search:
+        raise TraceError(
+            f"strategy {strategy!r} has a seat that searches (search:...): trace cannot "
+            "replay its games yet; trace its base strategy"
+        )
+    return strategy
 
 
 def check_seed_game(seed: int, game: int) -> None:
@@ -164,7 +177,7 @@ def spec_from_run(run: Path, game: int, config: str | None = None) -> TraceSpec:
         players=int(cfg["players"]),
         seed=int(request["seed"]),
         game=game,
-        strategy=cfg.get("strategy") or strategies[0],
+        strategy=not_searching(cfg.get("strategy") or strategies[0]),
         characters=characters,
         feature=feature,
         config=cfg["label"],

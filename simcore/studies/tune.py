@@ -275,6 +275,11 @@ def best_response(
     if role not in theme.tables.roles[settings.players, : settings.players]:
         raise ValueError(f"no {settings.role} at {settings.players} players in {theme.id!r}")
     field = resolve_strategy(settings.field, settings.players, theme.id)
+    if field.search:
+        raise ValueError(
+            "a parameter search cannot face a field that searches (search:...): "
+            "its candidates play in one kernel call without it"
+        )
     space = Space.full()
     base = field.matrix[role].copy()
     digest = settings.digest(theme, field.matrix)
@@ -518,14 +523,15 @@ def exploitability(
     progress: Callable[[str], None] | None = None,
     backend: Backend | None = None,
     table: Any = None,
+    roles: list[str] | None = None,
 ) -> Exploit:
-    """Per role, a best response to `strategy` (every other seat plays it); the total sums
-    the gains, its interval from the roles' (independent deals) half-widths in quadrature.
-    `backend`, `table`: as best_response's."""
+    """Per role (those at the table, or `roles`), a best response to `strategy` (every
+    other seat plays it); the total sums the gains, its interval from the roles'
+    (independent deals) half-widths in quadrature. `backend`, `table`: as best_response's."""
     theme = load_theme(theme_id)
     check_players(theme, players)
     results = []
-    for role in roles_at(theme, players):
+    for role in roles or roles_at(theme, players):
         if progress:
             progress(role)
         settings = Settings(theme_id, players, role, strategy, sub_seed(seed, role), **(br or {}))

@@ -1,0 +1,401 @@
+"""A seat that searches by rollouts: `--strategy search:BASE` (strategies.presets.Search).
+
+The game is played by the kernel as any other (play.play_range calls search_game for it),
+but a searching seat's turn pauses at each of its decisions of the kinds it searches
+(kernel.take_turn: S_PAUSED). There `decide` weighs every option (each legal play and
+stop; or each distinct card to discard down to life): in worlds sampled from what the
+seat can see (resample_hidden), the paused state is copied into the thread's scratch
+state, the option taken, and the game played to its end with BASE at every seat, the
+searching seat's own later choices too; an option's score is the games its side wins.
+The budget per decision (rollouts) is spent by successive halving: every option on `worlds`
+worlds, the better half kept (the seat's own strategy's choice always), worlds doubled,
+while the budget lasts. Every option is played on the same worlds (common random numbers).
+The seat takes the option with the most wins if it beats BASE's choice, else BASE's (so
+with a budget too small to try every option once it plays BASE's games exactly); the real
+game then resumes with that option forced (S_FORCE).
+
+World w of decision d of game g of seed s has its own random stream keyed by (s, g, d, w):
+the games are the same whatever the threads, chunks or backend.
+
+What the seat can see, and so what a world keeps: its own hand and role, every card in play,
+the discard pile, life, characters, who is alive, the leader's role and the roles of the
+eliminated, how many cards each hand and the draw pile hold, the public record (karma) and
+what each other seat saw of the others in public (its belief row, whose sign its own role
+sets: kernel.record). A world redeals the cards in other hands and the draw pile
+uniformly from those the seat has not seen, and permutes the hidden roles uniformly,
+each hidden seat's belief row signed for its new role; the sample is a function of what
+the seat sees (the hidden cards and roles are sorted first), so permuting what it cannot
+see changes none of its decisions. Not conditioned on (ASSUMPTION): what the seat saw in
+passing (a card it drew and put back as Kit Carlson, a General Store's cards now in hands)
+and what the others' play so far hints at their roles (worlds are not weighted).
+
+Decisions deep in the rules' call stack (answering a BANG!, Indians! or a Duel, a Beer at
+a lethal hit, a General Store pick, Kit Carlson's put-back, Jesse Jones's and Pedro
+Ramirez's draws, a Whisky's cost card) do not pause: BASE makes them.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from simcore.engine.jit import njit
+from simcore.engine.kernel import NO_STOP, play_on, seat_strategies, setup_game, shuffle, verify
+from simcore.engine.limits import MAX_ACTIONS, MAX_PLAYERS
+from simcore.engine.rng import GOLDEN, mix64, rng_below, rng_next, rng_seed
+from simcore.engine.state import (
+    PH_PLAY,
+    S_BASE,
+    S_CUR,
+    S_DECISIONS,
+    S_DECK_N,
+    S_ERR,
+    S_FORCE,
+    S_N,
+    S_OPTIONS,
+    S_PAUSED,
+    S_PHASE,
+    S_QUIET,
+    S_SEARCH,
+    S_SEARCH_KINDS,
+    S_WINNER,
+    STATE_DTYPE,
+    new_states,
+)
+from simcore.engine.vocab import R_DEPUTY, R_LEADER, R_OUTLAW, W_LEADER, W_OUTLAW, W_RENEGADE
+
+# search_game's settings, int64[N_CFG] (strategies.presets.Search.config)
+C_ROLES = 0  # bit r: seats of role r search (0: no seat searches)
+C_WORLDS = 1  # worlds per option in the first round
+C_BUDGET = 2  # rollouts per decision at most
+C_KINDS = 3  # state.SK_* bits: the decisions that search
+C_ONE = 4  # 1: only the first seat (clockwise from the leader) of each searching role
+C_Z_CENTI = 5  # 100 z: how sure a better option must be to replace BASE's (decide)
+C_BETA_CENTI = 6  # 100 beta: how much the worlds' roles follow the record (role_swaps)
+N_CFG = 7
+N_OPT = 5  # decide's opts columns
+# per game, search_game's counts: decisions searched, rollouts played, decisions where the
+# search took another option than BASE
+Q_DECISIONS = 0
+Q_ROLLOUTS = 1
+Q_CHANGED = 2
+N_Q = 3
+
+# a copy takes every field but the legal-play scratch at the end of the record (act_*, 24 KB
+# of 45), which legal_actions writes before anything reads it
+COPIED = STATE_DTYPE.fields["act_idx"][1] // 8
+TAG_SEARCH = np.uint64(0xBB67AE8584CAA73B)  # separates the worlds' keys from the games'
+
+
+class Copies(NamedTuple):
+    """State records and the same memory as int64 words, a row per record (copies()): njit
+    code copies a state as words."""
+
+    s: np.recarray
+    words: np.ndarray
+
+
+def copies(states: np.recarray) -> Copies:
+    return Copies(states, states.view(np.int64).reshape(len(states), STATE_DTYPE.itemsize // 8))
+
+
+@njit(cache=True)
+def resample_hidden(G, seat, beta):
+    """Redeal what `seat` cannot see, with G's random stream: the cards in the other seats'
+    hands and in the draw pile, sorted, shuffled and dealt back in the same counts (hands
+    in seat order, then the pile); the roles of the living seats but `seat` and the leader,
+    sorted and permuted among them (uniformly for beta 0, else weighted: role_swaps), each
+    such seat's belief row signed for its new role (an outlaw's is the public one negated:
+    kernel.record)."""
+    n = G.s[S_N]
+    m = 0
+    for i in range(G.s[S_DECK_N]):
+        G.buf[m] = G.deck[i]
+        m += 1
+    for q in range(n):
+        if q != seat:
+            for i in range(G.hand_n[q]):
+                G.buf[m] = G.hand[q, i]
+                m += 1
+    G.buf[:m].sort()
+    shuffle(G, G.buf, m)
+    m = 0
+    for q in range(n):
+        if q != seat:
+            for i in range(G.hand_n[q]):
+                G.hand[q, i] = G.buf[m]
+                m += 1
+    for i in range(G.s[S_DECK_N]):
+        G.deck[i] = G.buf[m]
+        m += 1
+    G.buf[:m] = -1
+    k = 0  # the hidden seats, listed in G.buf, their roles sorted after them
+    roles = G.buf[MAX_PLAYERS : 2 * MAX_PLAYERS]
+    for q in range(n):
+        if q != seat and G.alive[q] and G.role[q] != R_LEADER:
+            G.buf[k] = q
+            roles[k] = G.role[q]
+            k += 1
+            if G.role[q] == R_OUTLAW:  # the public row
+                for j in range(n):
+                    G.belief[q, j] = -G.belief[q, j]
+    roles[:k].sort()
+    for i in range(k - 1, 0, -1):
+        j = rng_below(G.rng, i + 1)
+        t = roles[i]
+        roles[i] = roles[j]
+        roles[j] = t
+    if beta > 0.0 and k > 1:
+        role_swaps(G, seat, beta, G.buf[:k], roles[:k])
+    for i in range(k):
+        q = G.buf[i]
+        G.role[q] = roles[i]
+        if G.role[q] == R_OUTLAW:
+            for j in range(n):
+                G.belief[q, j] = -G.belief[q, j]
+    G.buf[:k] = -1
+    roles[:k] = -1
+
+
+@njit(cache=True)
+def lawness(role):
+    """+1 for a deputy, -1 for an outlaw, 0 for the renegade (who passes for law)."""
+    if role == R_DEPUTY:
+        return 1.0
+    if role == R_OUTLAW:
+        return -1.0
+    return 0.0
+
+
+@njit(cache=True)
+def role_swaps(G, seat, beta, seats, roles):
+    """Metropolis swaps of the hidden `roles` of `seats` toward the weights
+    exp(beta * sum over them of lawness(role) * how law-side the seat looks to `seat`:
+    karma (the public record) + its own belief of it): 8 proposals per hidden seat."""
+    k = seats.shape[0]
+    for _ in range(8 * k):
+        i = rng_below(G.rng, k)
+        j = rng_below(G.rng, k)
+        if roles[i] == roles[j]:
+            continue
+        a = G.karma[seats[i]] + G.belief[seat, seats[i]]
+        b = G.karma[seats[j]] + G.belief[seat, seats[j]]
+        delta = (lawness(roles[j]) - lawness(roles[i])) * (a - b)
+        u = (rng_next(G.rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+        if delta >= 0.0 or u < np.exp(beta * delta):
+            t = roles[i]
+            roles[i] = roles[j]
+            roles[j] = t
+
+
+@njit(cache=True)
+def side_of(role):
+    if role == R_LEADER or role == R_DEPUTY:
+        return W_LEADER
+    if role == R_OUTLAW:
+        return W_OUTLAW
+    return W_RENEGADE
+
+
+@njit(cache=True)
+def search_seats(G, cfg):
+    """G.s[S_SEARCH]: the seats whose role searches (the first of each role with C_ONE)."""
+    mask = 0
+    taken = 0  # roles whose first seat searches already
+    for q in range(G.s[S_N]):
+        r = G.role[q]
+        if (cfg[C_ROLES] >> r) & 1 and not (cfg[C_ONE] and (taken >> r) & 1):
+            mask |= 1 << q
+            taken |= 1 << r
+    G.s[S_SEARCH] = mask
+    G.s[S_SEARCH_KINDS] = cfg[C_KINDS]
+
+
+@njit(cache=True)
+def search_game(
+    G, Gw, S, Sw, T, W, pool, role_preset, feature, players, seed, game, checked, cfg, q
+):
+    """Play game `game` of (seed) as kernel.play_game, the seats search_seats names deciding
+    by rollouts on scratch state S (Gw, Sw: G's and S's int64 words); q (int64[N_Q]) gets
+    the counts of the search."""
+    setup_game(G, T, W, pool, role_preset, feature, players, seed, game, checked)
+    verify(G, T)
+    search_seats(G, cfg)
+    q[:] = 0
+    opts = np.zeros((MAX_ACTIONS + 1, N_OPT), np.int64)
+    while True:
+        play_on(G, T, NO_STOP)
+        if G.s[S_PAUSED] == 0:
+            return
+        G.s[S_PAUSED] = 0
+        G.s[S_FORCE] = decide(G, Gw, S, Sw, T, W, role_preset, seed, game, cfg, q, opts)
+        if G.s[S_ERR]:
+            return
+
+
+@njit(cache=True)
+def options(G, T, opts):
+    """The options of G's paused decision as codes (state.S_FORCE), and BASE's among them:
+    (how many, BASE's code). Discards: one card of each name (and destiny) in hand."""
+    base = G.s[S_BASE]
+    if G.s[S_PHASE] == PH_PLAY:
+        m = G.s[S_OPTIONS] + 1
+        for j in range(m):
+            opts[j, 0] = j + 1
+        return m, base
+    p = G.s[S_CUR]
+    m = 0
+    for i in range(G.hand_n[p]):
+        c = G.hand[p, i]
+        first = i
+        for j in range(i):
+            d = G.hand[p, j]
+            if T.card_name[d] == T.card_name[c] and T.card_destiny[d] == T.card_destiny[c]:
+                first = j
+                break
+        if first == i:
+            opts[m, 0] = i + 2
+            m += 1
+        elif base == i + 2:
+            base = first + 2  # the same discard
+    return m, base
+
+
+@njit(cache=True)
+def rollout(G, Gw, S, Sw, T, W, role_preset, key, world, code, cfg):
+    """Does the paused G's deciding seat's side win world `world` of `key` with option
+    `code` taken and every seat playing its role's row of W from there?"""
+    p = G.s[S_CUR]
+    Sw[:COPIED] = Gw[:COPIED]
+    S.s[S_SEARCH] = 0
+    S.s[S_PAUSED] = 0
+    S.s[S_QUIET] = 1
+    rng_seed(S.rng, key, world)
+    resample_hidden(S, p, cfg[C_BETA_CENTI] / 100.0)
+    seat_strategies(S, W, role_preset)
+    S.s[S_FORCE] = code
+    play_on(S, T, NO_STOP)
+    if S.s[S_ERR]:
+        G.s[S_ERR] = S.s[S_ERR]
+    return S.s[S_WINNER] == side_of(G.role[p])
+
+
+@njit(cache=True)
+def decide(G, Gw, S, Sw, T, W, role_preset, seed, game, cfg, q, opts):
+    """The option (a code) the paused seat takes: successive halving over its options (see
+    the module docstring). opts[j] = (code, wins, rollouts, wins less BASE's on the same
+    worlds, worlds where they differ) of option j: m rows as options() lists, then a code
+    -1. The best option is taken only if it beats BASE's by C_Z_CENTI / 100 standard
+    errors of a sign test over the worlds where the two differ. q counts the decision,
+    its rollouts and whether it left BASE."""
+    m, base = options(G, T, opts)
+    opts[: m + 1, 1:] = 0
+    opts[m, 0] = -1
+    w = min(cfg[C_WORLDS], cfg[C_BUDGET] // m) if m > 1 else 0
+    if w == 0:
+        return base
+    q[Q_DECISIONS] += 1
+    key = mix64(mix64(np.uint64(seed) ^ TAG_SEARCH) + np.uint64(game) * GOLDEN)
+    key = mix64(key + np.uint64(G.s[S_DECISIONS]))
+    b = 0  # BASE's row, played first on each world: the others are compared with it
+    for j in range(m):
+        if opts[j, 0] == base:
+            b = j
+    won = np.zeros(2 * cfg[C_BUDGET] + 2, np.bool_)  # BASE's outcome per world
+    alive = np.ones(m, np.bool_)
+    n_alive = m
+    done = 0  # worlds every option still in play has been played on
+    spent = 0
+    while True:
+        for world in range(done, w):
+            won[world] = rollout(G, Gw, S, Sw, T, W, role_preset, key, world, base, cfg)
+            opts[b, 1] += won[world]
+        opts[b, 2] = w
+        for j in range(m):
+            if alive[j] and j != b:
+                for world in range(done, w):
+                    x = rollout(G, Gw, S, Sw, T, W, role_preset, key, world, opts[j, 0], cfg)
+                    opts[j, 1] += x
+                    opts[j, 3] += np.int64(x) - np.int64(won[world])
+                    opts[j, 4] += x != won[world]
+                    if G.s[S_ERR]:
+                        return base
+                opts[j, 2] = w
+        spent += n_alive * (w - done)
+        done = w
+        keep = (n_alive + 1) // 2
+        if n_alive == 1 or spent + keep * w > cfg[C_BUDGET]:
+            break
+        n_alive = halve(opts, alive, m, keep, base)
+        if n_alive == 1:
+            break
+        w *= 2
+    q[Q_ROLLOUTS] += spent
+    best = base
+    best_wins = opts[b, 1]
+    z = cfg[C_Z_CENTI] / 100.0
+    for j in range(m):
+        if alive[j] and opts[j, 1] > best_wins and opts[j, 3] > z * np.sqrt(opts[j, 4]):
+            best = opts[j, 0]
+            best_wins = opts[j, 1]
+    q[Q_CHANGED] += best != base
+    return best
+
+
+@njit(cache=True)
+def halve(opts, alive, m, keep, base):
+    """Keep the `keep` options in play with the most wins (opts[:, 1]; ties: BASE's, then
+    the earlier) and BASE's own; returns how many are kept."""
+    kept = np.zeros(m, np.bool_)
+    for _ in range(keep):
+        pick = -1
+        for j in range(m):
+            if alive[j] and not kept[j]:
+                if (
+                    pick < 0
+                    or opts[j, 1] > opts[pick, 1]
+                    or (opts[j, 1] == opts[pick, 1] and opts[j, 0] == base)
+                ):
+                    pick = j
+        kept[pick] = True
+    n = 0
+    for j in range(m):
+        alive[j] = kept[j] or (alive[j] and opts[j, 0] == base)
+        n += alive[j]
+    return n
+
+
+@njit(cache=True)
+def decide_once(states, scratch, tables, W, role_preset, seed, game, cfg, opts):
+    """decide at the paused states.s[0] (Copies) with scratch (Copies); returns the code."""
+    q = np.zeros(N_Q, np.int64)
+    G = states.s[0]
+    G.s[S_PAUSED] = 0
+    return decide(
+        G, states.words[0], scratch.s[0], scratch.words[0], tables[0], W, role_preset, seed,
+        game, cfg, q, opts,
+    )  # fmt: skip
+
+
+class Decision(NamedTuple):
+    """A searched decision: the option taken and BASE's (codes, state.S_FORCE), and per
+    option (code, wins, rollouts, wins less BASE's on its worlds, worlds they differ on)."""
+
+    code: int
+    base: int
+    options: np.ndarray  # int64[options, N_OPT]
+
+
+def searched_decision(tables, state, strategy, seed: int = 0, game: int = 0) -> Decision:
+    """The decision a `search:` strategy (strategies.presets.Strategy) takes at the paused
+    `state` (a record with S_PAUSED set: kernel.play_on returned at a searching seat's
+    decision); tables: pack_tables(theme.tables); `state` is left unchanged."""
+    start = new_states(1)
+    start[0] = state
+    opts = np.zeros((MAX_ACTIONS + 1, N_OPT), np.int64)
+    with np.errstate(over="ignore"):
+        code = decide_once(
+            copies(start), copies(new_states(1)), tables, strategy.matrix,
+            strategy.role_preset, seed, game, strategy.search_config(), opts,
+        )  # fmt: skip
+    m = int(np.argmax(opts[:, 0] < 0)) if (opts[:, 0] < 0).any() else len(opts)
+    return Decision(int(code), int(start[0].s[S_BASE]), opts[:m].copy())

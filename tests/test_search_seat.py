@@ -1,0 +1,251 @@
+"""A seat that searches by rollouts (`search:BASE`, simcore.engine.search): it beats its base
+against a weak field, finds known-best plays, plays BASE's games with no budget, is
+deterministic across threads and chunks, and its decisions ignore what it cannot see."""
+
+import json
+
+import numba
+import numpy as np
+import pytest
+from scenario import FOUR, PLAIN, Table
+from test_search import CRIPPLED
+from typer.testing import CliRunner
+
+from simcore.cli import app
+from simcore.engine import kernel
+from simcore.engine.continuation import paused_games
+from simcore.engine.kernel import NO_STOP
+from simcore.engine.play import play_games
+from simcore.engine.search import searched_decision
+from simcore.engine.state import (
+    PH_PLAY,
+    S_CUR,
+    S_DECK_N,
+    S_ENEMY_FOR,
+    S_N,
+    S_OVER,
+    S_PAUSED,
+    S_PHASE,
+    S_SEARCH,
+    S_SEARCH_KINDS,
+    SK_PLAY,
+)
+from simcore.engine.tables import pack_tables
+from simcore.engine.theme import load_theme
+from simcore.engine.vocab import R_LEADER, R_OUTLAW, ROLES
+from simcore.studies.batch import SIDE_OF
+from strategies.presets import Search, resolve_strategy
+
+SMALL = "search@worlds=2@budget=24"
+MID = "search@worlds=4@budget=64@z=0"
+
+
+def with_search(role: str, base: str, head: str = SMALL) -> dict[str, str]:
+    return {r: f"{head}:{base}" if r == role else base for r in ROLES}
+
+
+@pytest.mark.parametrize(
+    ("role", "least"), [("leader", 0.15), ("deputy", 0.15), ("outlaw", 0.15), ("renegade", 0.05)]
+)
+def test_a_search_seat_beats_a_random_base_in_every_role(role, least):
+    """Against a `random` field, the role playing `search:random` wins far more often than
+    the field's own play in it, on the same deals. (A random field's renegade wins 9%: its
+    rollouts rarely win, so most of its options tie and it gains least.)"""
+    games = 60
+    base = play_games("classic", 5, games, 3, strategy="random")
+    searched = play_games("classic", 5, games, 3, strategy=with_search(role, "random", MID))
+    side = SIDE_OF[ROLES.index(role)]
+    gain = np.mean(searched.winner == side) - np.mean(base.winner == side)
+    assert gain > least, gain
+    assert searched.searched[:, 0].sum() > games  # decisions were searched
+
+
+def paused(t: Table, p: int, strategy) -> Table:
+    """t with seat p, searching its plays, paused at its first play-phase decision."""
+    G = t.G
+    G.s[S_SEARCH] = 1 << p
+    G.s[S_SEARCH_KINDS] = SK_PLAY
+    G.s[S_PHASE] = PH_PLAY
+    G.s[S_CUR] = p
+    G.preset[:] = strategy.role_preset[G.role[: len(G.preset)]]
+    for q in range(G.s[S_N]):
+        G.w[q] = strategy.matrix[G.preset[q]]
+    t.call(kernel.play_on, NO_STOP)
+    assert G.s[S_PAUSED] == 1
+    return t
+
+
+def taken(t: Table, p: int, code: int):
+    """The play a decision's code means at the paused t: (card, target), None for stop."""
+    if code == 1:
+        return None
+    k = code - 2
+    return t.theme.card_display[t.G.hand[p, t.G.act_idx[k]]], int(t.G.act_tgt[k])
+
+
+def test_it_plays_a_lethal_bang_in_reach(tmp_path):
+    """An outlaw next to a 1-life Sheriff with no card in hand: BANG! on him wins at once.
+    Over a base whose outlaws never see an enemy (so never shoot: CRIPPLED), the searching
+    outlaw plays it, and wins every world with it."""
+    (tmp_path / "crippled.toml").write_text(CRIPPLED)
+    base = f"{tmp_path / 'crippled.toml'}:crippled"
+    strategy = resolve_strategy(with_search("outlaw", base, "search@worlds=8@budget=96"))
+    t = Table(PLAIN, roles=["leader", "outlaw", "outlaw", "renegade"])
+    t.set_life(0, 1).give(1, "BANG!", "Beer", "Jail").give(2, "Missed!").give(3, "Missed!")
+    paused(t, 1, strategy)
+    d = searched_decision(pack_tables(t.theme.tables), t.G, strategy)
+    assert taken(t, 1, d.base) != ("BANG!", 0)
+    assert taken(t, 1, d.code) == ("BANG!", 0)
+    win = d.options[d.options[:, 0] == d.code][0]
+    assert win[1] == win[2]  # it won every world
+
+
+def test_it_drinks_the_beer_that_saves_a_life():
+    """The Sheriff at 1 life holds a Beer and a Missed!; an outlaw and the renegade at 1
+    life are left, and every card he has not seen is a BANG!. Drinking now (2 life and the
+    Missed!) outlives the hostiles' two shots; holding, he keeps one card of the two at the
+    end of his turn and does not. Its random base would stop. (A Beer at a lethal hit is the
+    base's answer, not searched: the decision searched is this play-phase Beer.)"""
+    strategy = resolve_strategy(with_search("leader", "random", "search@worlds=16@budget=400"))
+    t = Table(PLAIN, roles=FOUR)
+    t.set_life(0, 1).give(0, "Beer", "Missed!").kill(3)
+    t.set_life(1, 1).set_life(2, 1).give(1, "BANG!").give(2, "BANG!")
+    seen = {"BANG!", "Beer", "Missed!"}
+    rest = [n for n in t.theme.card_display if n not in seen]
+    t.to_discard(*rest, *["Missed!"] * 11, *["Beer"] * 5)
+    assert {t.theme.card_display[c] for c in t.G.deck[: t.G.s[S_DECK_N]]} == {"BANG!"}
+    paused(t, 0, strategy)
+    d = searched_decision(pack_tables(t.theme.tables), t.G, strategy)
+    assert taken(t, 0, d.base) is None
+    assert taken(t, 0, d.code) == ("Beer", 0)
+    stop, beer = d.options[:, 1] / d.options[:, 2]
+    assert beer > stop + 0.15
+
+
+def test_with_no_budget_it_plays_the_base_games_exactly():
+    """budget 0: every decision pauses and goes back to BASE's own choice."""
+    base = play_games("classic", 5, 60, 7, strategy="tuned")
+    zero = play_games("classic", 5, 60, 7, strategy="search@budget=0:tuned")
+    for name in ("winner", "turns", "rounds", "role", "character", "survived", "won"):
+        assert np.array_equal(getattr(base, name), getattr(zero, name)), name
+    assert zero.searched[:, 0].sum() == 0
+    moved = play_games("classic", 5, 60, 7, strategy="outlaw=search@budget=16:tuned")
+    assert moved.searched[:, 2].sum() > 0  # with a budget it leaves BASE's choice
+
+
+def test_the_same_games_for_any_thread_count_and_chunk():
+    spec = with_search("renegade", "tuned")
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = play_games("classic", 5, 24, 5, strategy=spec)
+    finally:
+        numba.set_num_threads(before)
+    two = play_games("classic", 5, 24, 5, strategy=spec)
+    tail = play_games("classic", 5, 12, 5, game0=12, strategy=spec)
+    assert np.array_equal(one.winner, two.winner) and np.array_equal(one.searched, two.searched)
+    assert np.array_equal(one.turns, two.turns)
+    assert np.array_equal(two.winner[12:], tail.winner)
+    assert np.array_equal(two.searched[12:], tail.searched)
+
+
+def permute_hidden_consistently(G, p, rng):
+    """Shuffle what p cannot see into another state p cannot tell apart: other living
+    hands' cards with the draw pile (sizes kept) and the hidden roles, each permuted seat's
+    belief row signed for its new role (kernel.record: an outlaw's is the public row
+    negated)."""
+    n = G.s[S_N]
+    others = [q for q in range(n) if q != p and G.alive[q]]
+    cards = [int(c) for q in others for c in G.hand[q, : G.hand_n[q]]]
+    deck_n = G.s[S_DECK_N]
+    cards += [int(c) for c in G.deck[:deck_n]]
+    rng.shuffle(cards)
+    i = 0
+    for q in others:
+        for j in range(G.hand_n[q]):
+            G.hand[q, j] = cards[i]
+            i += 1
+    G.deck[:deck_n] = cards[i:]
+    hidden = [q for q in others if G.role[q] != R_LEADER]
+    public = {q: G.belief[q].copy() * (-1 if G.role[q] == R_OUTLAW else 1) for q in hidden}
+    roles = [int(G.role[q]) for q in hidden]
+    rng.shuffle(roles)
+    for q, r in zip(hidden, roles, strict=True):
+        G.role[q] = r
+        G.belief[q] = public[q] * (-1 if r == R_OUTLAW else 1)
+    G.s[S_ENEMY_FOR] = 0
+
+
+def test_its_decisions_ignore_what_it_cannot_see():
+    """At real mid-game decisions of a searching seat, permuting other hands, the draw pile
+    and the hidden roles changes neither the option taken nor any option's rollout wins."""
+    strategy = resolve_strategy("search@worlds=2@budget=12:basic")
+    tables = pack_tables(load_theme("classic").tables)
+    rng = np.random.default_rng(0)
+    checked = 0
+    games = np.arange(16)
+    states = paused_games("classic", 6, 3, games, 4 + games % 12, strategy="basic")
+    for g, G in zip(games, states, strict=True):
+        if G.s[S_OVER]:
+            continue
+        p = int(G.s[S_CUR])
+        G.s[S_SEARCH] = 1 << p
+        G.s[S_SEARCH_KINDS] = strategy.search_config()[3]
+        with np.errstate(over="ignore"):
+            kernel.play_on(G, tables[0], NO_STOP)
+        if not G.s[S_PAUSED]:
+            continue
+        before = searched_decision(tables, G, strategy, seed=3, game=int(g))
+        for _ in range(2):
+            permute_hidden_consistently(G, p, rng)
+            after = searched_decision(tables, G, strategy, seed=3, game=int(g))
+            assert after.code == before.code
+            assert np.array_equal(after.options, before.options)
+        checked += 1
+    assert checked >= 8
+
+
+def test_search_specs():
+    """The settings read from a spec; bad ones are one-line errors."""
+    s = resolve_strategy("renegade=search@worlds=8@budget=256@kinds=play@seats=one:tuned", 5)
+    assert s.search == Search(worlds=8, budget=256, kinds=("play",), seats="one")
+    assert s.search_roles == 1 << ROLES.index("renegade")
+    assert np.array_equal(s.matrix[3], resolve_strategy("tuned", 5).matrix[3])
+    assert s.label() == "leader=smart,deputy=smart,outlaw=smart,renegade=" + (
+        "search@worlds=8@budget=256@kinds=play@seats=one:tuned"
+    )
+    for bad, words in [
+        ("search", "names no base"),
+        ("search@depth=3:tuned", "bad search setting"),
+        ("search@budget=x:tuned", "whole number"),
+        ("search@kinds=answers:tuned", "unknown search kind"),
+        ("search:search:tuned", "cannot search too"),
+        ("outlaw=search:tuned,leader=search@budget=8:tuned", "same settings"),
+        ("search:nosuch", "unknown strategy"),
+    ]:
+        with pytest.raises(ValueError, match=words):
+            resolve_strategy(bad)
+
+
+def test_exploit_by_search_pairs_a_search_seat_with_the_field():
+    """exploit --method search: per role, the search seat's gain with its interval (JSON);
+    --method both prints it beside the parameter search's, inside the family and beyond."""
+    tiny = ["--games", "24", "--worlds", "2", "--budget", "8", "--players", "4"]
+    done = CliRunner().invoke(
+        app, ["exploit", "--strategy", "tuned", "--method", "search", "--role", "renegade",
+              *tiny, "--format", "json"],
+    )  # fmt: skip
+    assert done.exit_code == 0, done.output
+    result = json.loads(done.stdout)
+    assert result["method"] == "search" and list(result["roles"]) == ["renegade"]
+    r = result["roles"]["renegade"]
+    assert r["gain_low"] <= r["gain"] <= r["gain_high"] and r["games"] == 24
+    assert r["gain"] == pytest.approx(r["search_rate"] - r["field_rate"])
+    assert r["decisions"] > 0 and r["rollouts"] > 0 and r["decisions_per_second"] > 0
+    budget = ["--generations", "1", "--games-min", "32", "--games-max", "32"]
+    done = CliRunner().invoke(
+        app, ["exploit", "--strategy", "tuned", "--method", "both", "--role", "outlaw", *tiny,
+              *budget, "--final-games", "100", "--no-progress"],
+    )  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert "beyond it" in done.stdout and "inside the family" in done.stdout
