@@ -44,7 +44,7 @@ import numpy as np
 from simcore.engine.play import check_players
 from simcore.engine.theme import Theme, load_theme
 from simcore.engine.vocab import ROLES, WINNERS
-from simcore.errors import UserError
+from simcore.errors import UserError, one_line
 from simcore.runs.atomic import write_atomic
 from simcore.runs.backend import Backend
 from simcore.stats import wilson_interval
@@ -314,8 +314,8 @@ def _read_bands(path: Path) -> list[dict[str, Any]]:
             raise TypeError
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError):
         raise BandsError(
-            f'{path}: not a bands file (JSON {{"bands": [...]}}, as `bangsim band --ship` '
-            "writes it); remove it or write it again"
+            f'{path}: not a bands file (a JSON object with a list "bands", as bangsim band '
+            "--ship writes it); remove it or write it again"
         ) from None
     return rows
 
@@ -324,7 +324,10 @@ def _shipped(row: dict[str, Any], path: Path) -> ShippedBand:
     try:
         band = ShippedBand(**{k: row[k] for k in ShippedBand.__dataclass_fields__})
     except (KeyError, TypeError) as e:
-        raise BandsError(f"{path}: a band row lacks or misnames a field ({e})") from None
+        raise BandsError(
+            f"{path}: a band row lacks or misnames a field ({one_line(str(e))}); remove it or "
+            "write it again with bangsim band --ship"
+        ) from None
     specs = {}
     for end in ENDS:
         file, _, name = band.strategy(end).rpartition(":")
