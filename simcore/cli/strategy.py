@@ -373,7 +373,8 @@ def band(
     roles re-respond; each end is re-measured on fresh deals, with its exploitability per
     role (a best response each, with the same budget). Prints, per side, the centre and the
     band from low to high with the end profiles as --strategy specs (saved as presets in --out).
-    Rerun the same command to resume.
+    Rerun the same command to resume. --ship adds the bands found to the shipped ones, which
+    reports show beside the rates; --shipped lists the shipped bands without searching.
 
     Examples:
 
