@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 # (cache=True does not notice edits in other files).
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 
-.PHONY: setup run test fuzz tune bench lint clean
+.PHONY: setup run test fuzz tune tune-classic bench lint clean
 
 setup: $(STAMP)
 
@@ -31,12 +31,29 @@ test: setup
 fuzz: setup
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -q tests/test_fuzz.py --hypothesis-show-statistics
 
-# iterated best responses for classic at 4-7 players from the smart field (docs/strategies.md),
-# resumable; the result becomes the shipped preset `tuned` (strategies/tuned/classic.toml,
-# whose header says how the shipped values were made: this run, then a re-tune per count)
-tune: setup
-	$(BIN)/bangsim tune --theme classic --players 4-7 --out runs/tune/classic
-	cp runs/tune/classic/tuned.toml strategies/tuned/classic.toml
+# every shipped tuned file (strategies/tuned/THEME.toml), regenerated the way its header
+# records (docs/strategies.md, "make tune"): classic from smart, then re-tuned from those
+# values; every other theme re-tuned from classic's. Resumable: rerun it (or one
+# tune-THEME) and each search resumes from its state under TUNE_OUT. Run it without -j:
+# the other themes start from the classic file that tune-classic writes.
+TUNE_OUT ?= runs/tune
+TUNE_FROM_CLASSIC := classic_dodge_city star_wars walking_dead
+RETUNE := --players 4-7 --seed 2 --rounds 4 --threshold 1.0
+
+tune: tune-classic $(addprefix tune-,$(TUNE_FROM_CLASSIC))
+
+tune-classic: setup
+	$(BIN)/bangsim tune --theme classic --players 4-7 --field smart --seed 1 --rounds 3 \
+		--threshold 1.0 --out $(TUNE_OUT)/classic-from-smart
+	$(BIN)/bangsim tune --theme classic $(RETUNE) --out $(TUNE_OUT)/classic \
+		--field $(TUNE_OUT)/classic-from-smart/tuned.toml:tuned
+	{ head -n 1 $(TUNE_OUT)/classic-from-smart/tuned.toml; echo "# then re-tuned from its values:"; \
+		cat $(TUNE_OUT)/classic/tuned.toml; } > strategies/tuned/classic.toml
+
+tune-%: setup
+	$(BIN)/bangsim tune --theme $* $(RETUNE) --out $(TUNE_OUT)/$* \
+		--field strategies/tuned/classic.toml:tuned
+	cp $(TUNE_OUT)/$*/tuned.toml strategies/tuned/$*.toml
 
 bench: setup
 	$(BIN)/bangsim bench --json runs/bench.json

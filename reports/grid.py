@@ -45,6 +45,15 @@ class Rate:
     config: str
     theme: str
     games: int
+    band_low: float | None = None  # the side's band (reports.bands), where one applies
+    band_high: float | None = None
+
+    @property
+    def band(self) -> str:
+        """ "49.0–64.0" (points), or "" without a band."""
+        if self.band_low is None:
+            return ""
+        return f"{100 * self.band_low:.1f}–{100 * self.band_high:.1f}"
 
     @property
     def vs_even(self) -> float:
@@ -103,7 +112,7 @@ def side_grid(sides: pl.DataFrame) -> Grid:
     for r in frame.iter_rows(named=True):
         rate = Rate(
             r["side"], r["rate"], r["lower"], r["upper"], r["even_share"], r["config"],
-            r["theme"], r["games"],
+            r["theme"], r["games"], r.get("band_low"), r.get("band_high"),
         )  # fmt: skip
         cells.setdefault((r["series"], r["players"]), []).append(rate)
     for rates in cells.values():
@@ -183,6 +192,14 @@ def grid_text(sides: pl.DataFrame, names: Names, style: bool = True) -> str:
             pad = cell_width - len(_ANSI.sub("", text))
             parts.append("  " + text + " " * max(pad, 0))
         lines.append(f"{row:<{width}}" + "".join(parts).rstrip())
+    for row in grid.rows:
+        for n in grid.columns:
+            rates = [r for r in grid.cell(row, n) if r.band]
+            if rates:
+                lines.append(
+                    f"  {row}, {n} players, band over near-equilibria: "
+                    + ", ".join(f"{SIDE_SHORT[r.side]} {r.band}" for r in rates)
+                )
     themes = legend(grid, names)
     if len(themes) == 1:
         lines.append(f"sides: {themes[0][0]}: {themes[0][2]}")

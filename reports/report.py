@@ -23,6 +23,7 @@ from matplotlib.figure import Figure
 
 from reports import charts
 from reports.aggregate import balance_summary, collect_tables, report_tables
+from reports.bands import band_table, config_bands, robust_characters, with_bands
 from reports.effects import override_effects
 from reports.events import collect_event_cells, event_tables, event_views
 from reports.examples import example_games
@@ -30,7 +31,7 @@ from reports.grid import SIDE_HEADINGS, even_text, legend, side_grid
 from reports.html import PAGE, chart, pct, pp, pvalue, write_files, write_page, write_pages
 from reports.levels import strategy_levels
 from reports.names import Names, load_names
-from reports.verdict import Targets, reference_text, verdict_groups, with_targets
+from reports.verdict import Targets, band_text, reference_text, verdict_groups, with_targets
 from simcore.engine import vocab
 from simcore.engine.request import safe_name
 from simcore.errors import UserError, one_line
@@ -45,6 +46,7 @@ from simcore.runs.runfolder import (
     read_manifest,
 )
 from simcore.studies.abilities import read_abilities
+from strategies.presets import tuned_theme
 
 REPORT_DIR = "report"
 FORMATS = ("html", "csv", "json")
@@ -138,6 +140,11 @@ def load_report(run: Path, targets: Targets | None = None) -> RunReport:
         tables["summary"] = balance_summary(
             tables["sides"].lazy(), tables["characters"].lazy(), tables["game_lengths"].lazy()
         ).collect()
+    bands = config_bands(manifest, tables["summary"])  # shipped bands, replayed on these deals
+    if bands:
+        tables["bands"] = band_table(bands)
+        tables["sides"] = with_bands(tables["sides"], tables["bands"])
+        tables["characters"] = robust_characters(tables["characters"], bands)
     try:
         tables.update(override_effects(run, manifest))
     except pl.exceptions.PolarsError as e:
@@ -338,6 +345,12 @@ def glance(report: RunReport) -> dict[str, Any]:
         "grid_even": even_text(grid),
         "side_headings": SIDE_HEADINGS,
         "several_themes": len(grid.themes) > 1,
+        "bands": "bands" in report.tables,
+        "band_of": {
+            (r["config"], r["side"]): f"{100 * r['band_low']:.1f}–{100 * r['band_high']:.1f}%"
+            for r in report.tables.get("bands", pl.DataFrame()).iter_rows(named=True)
+        },
+        "robust_of": {c: character_robustness(report, c) for c in report.configs},
     }
 
 
@@ -618,16 +631,18 @@ def summary_lines(report: RunReport) -> list[str]:
         if report.targets is not None:
             share = reference_text(rows["even_share"].to_list(), report.targets)
         parts = "; ".join(
-            f"{names.side(s['side'], theme)} {pct(s['rate'])} ({pp(s['vs_even'])})"
+            f"{names.side(s['side'], theme)} {pct(s['rate'])}{band_text(s)} ({pp(s['vs_even'])})"
             for s in rows.iter_rows(named=True)
         )
+        robust = character_robustness(report, config)
         capped = f", {pct(row['capped_share'])} capped" if row["capped_share"] else ""
         text = f"{config}: {row['games']:,} games{capped}. Side win rates vs {share}: {parts}."
         if row["strongest"] is not None:
             text += (
                 f" Strongest character {row['strongest']} {pp(row['strongest_effect'])} "
-                f"({_flag(row['strongest_significant'])}), weakest {row['weakest']} "
-                f"{pp(row['weakest_effect'])} ({_flag(row['weakest_significant'])}); effects "
+                f"({_flag(row['strongest_significant'], robust.get(row['strongest']))}), "
+                f"weakest {row['weakest']} {pp(row['weakest_effect'])} "
+                f"({_flag(row['weakest_significant'], robust.get(row['weakest']))}); effects "
                 f"spread {100 * (row['effect_sd'] or 0):.1f} pp (noise alone "
                 f"{100 * row['noise_sd']:.1f} pp), {row['significant']} of "
                 f"{row['characters']} characters significant."
@@ -636,8 +651,21 @@ def summary_lines(report: RunReport) -> list[str]:
     return lines
 
 
-def _flag(significant: bool) -> str:
-    return "significant" if significant else "within noise"
+def _flag(significant: bool, robust: bool | None = None) -> str:
+    text = "significant" if significant else "within noise"
+    if robust is None:
+        return text
+    return text + (", robust over the band" if robust else ", its sign changes over the band")
+
+
+def character_robustness(report: RunReport, config: str) -> dict[str, bool]:
+    """Character -> whether its effect keeps its sign at every end of the configuration's
+    bands (reports.bands); empty where no band applies."""
+    chars = report.tables["characters"]
+    if "robust" not in chars.columns:
+        return {}
+    rows = chars.filter((pl.col("config") == config) & pl.col("robust").is_not_null())
+    return dict(rows.select("character", "robust").iter_rows())
 
 
 def run_metadata(report: RunReport) -> list[tuple[str, str]]:
@@ -706,6 +734,7 @@ def run_warnings(report: RunReport) -> list[str]:
         head, *configs = precision_lines(m)
         above = [c.strip() for c in configs if c.endswith(ABOVE)]
         warnings.append(f"{head[0].upper()}{head[1:]}: {'; '.join(above)}.")
+    warnings += tuned_fallbacks(report)
     for row in report.tables["game_lengths"].iter_rows(named=True):
         if row["capped"]:
             warnings.append(
@@ -713,6 +742,26 @@ def run_warnings(report: RunReport) -> list[str]:
                 "the turn cap and count as won by no side."
             )
     return warnings
+
+
+def tuned_fallbacks(report: RunReport) -> list[str]:
+    """A line per theme whose configurations play `tuned` without tuned values of their own
+    (strategies.presets.tuned_theme): they play another theme's, classic's."""
+    lines = []
+    for theme in report.tables["summary"]["theme"].unique(maintain_order=True):
+        labels = [c.split("/") for c in report.configs]
+        strategies = [p[2] for p in labels if len(p) > 2 and p[0] == theme]
+        plays = {p.rpartition("=")[2] for s in strategies for p in s.split(",")}
+        source = tuned_theme(theme)
+        if "tuned" in plays and source != theme:
+            title = report.names.titles.get(theme, theme)
+            lines.append(
+                f"{title} ({theme}) has no tuned values of its own: its tuned seats played "
+                + (f"{source}'s (strategies/tuned/{source}.toml), tuned for that game, so its "
+                   "verdicts under tuned are approximate" if source else "the defaults")
+                + "; see docs/strategies.md."
+            )  # fmt: skip
+    return lines
 
 
 def _text(value: Any) -> str:

@@ -19,7 +19,9 @@ far less than a third by design.
 
 A side is *favoured* when it is the furthest above its reference and its 95% Wilson
 interval lies above it; when no side's interval lies above its reference the verdict says
-no side is clearly favoured.
+no side is clearly favoured. Where a band applies (reports.bands) the rate is followed by
+its band, "55.3% [54.9%, 55.7%] (band 49.0%–64.0%)", and a favoured side whose band's low
+end is not above the reference is said to be so.
 """
 
 from __future__ import annotations
@@ -201,6 +203,13 @@ def verdict_groups(
     return lines
 
 
+def band_text(row: dict[str, Any]) -> str:
+    """ " (band 49.0%–64.0%)" for a sides row with a band (reports.bands), else ""."""
+    if row.get("band_low") is None:
+        return ""
+    return f" (band {pct(row['band_low'])}–{pct(row['band_high'])})"
+
+
 def _line(top, top_rows, weaker, rows, names: Names, targets: Targets | None) -> str:
     theme, players = top["theme"], top["players"]
     head = f"{names.titles.get(theme, theme)}, {players} players"
@@ -210,18 +219,21 @@ def _line(top, top_rows, weaker, rows, names: Names, targets: Targets | None) ->
     level = f"under {top['strategy']} play" if top.get("strategy") else "as played"
     best = max(top_rows.values(), key=lambda r: r["vs_even"])
     reference = reference_text([best["even_share"]], targets)
+    band = band_text(best)
     if best["lower"] > best["even_share"]:
         text = (
             f"{head}: {level} {side_phrase(best['side'], theme, names)} "
             f"{'are' if best['side'] == 'outlaw' else 'is'} favoured: "
-            f"{pct(best['rate'])} [{pct(best['lower'])}, {pct(best['upper'])}] against "
+            f"{pct(best['rate'])} [{pct(best['lower'])}, {pct(best['upper'])}]{band} against "
             f"{reference}"
         )
+        if band and best["band_low"] <= best["even_share"]:
+            text += ", but not at the low end of its band"
     else:
         text = (
             f"{head}: {level} no side is clearly favoured: "
             f"{side_phrase(best['side'], theme, names)} {pct(best['rate'])} "
-            f"[{pct(best['lower'])}, {pct(best['upper'])}] against {reference}"
+            f"[{pct(best['lower'])}, {pct(best['upper'])}]{band} against {reference}"
         )
     others = [
         f"under {c['strategy']} {pct(rows[c['label']][best['side']]['rate'])}"

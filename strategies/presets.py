@@ -159,13 +159,19 @@ def _frozen(vec: np.ndarray) -> np.ndarray:
     return vec
 
 
+def tuned_theme(theme: str | None) -> str | None:
+    """The theme whose shipped presets (strategies/tuned/THEME.toml) `theme` plays: its own,
+    else classic's (None when neither ships)."""
+    for name in (theme, FALLBACK_THEME):
+        if name and (THEMED_DIR / f"{name}.toml").is_file():
+            return name
+    return None
+
+
 def themed_presets(theme: str | None) -> dict[str, Preset]:
     """The presets shipped for `theme` (strategies/tuned/THEME.toml), else for classic."""
-    for name in (theme, FALLBACK_THEME):
-        path = THEMED_DIR / f"{name}.toml"
-        if name and path.is_file():
-            return load_presets(str(path))
-    return {}
+    name = tuned_theme(theme)
+    return load_presets(str(THEMED_DIR / f"{name}.toml")) if name else {}
 
 
 def find_preset(spec: str, theme: str | None = None) -> Preset:

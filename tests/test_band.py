@@ -1,10 +1,21 @@
-"""The band of near-equilibria (simcore.studies.band) on a toy table whose band is known."""
+"""The band of near-equilibria (simcore.studies.band) on a toy table whose band is known;
+bands shipped as data (`band --ship`, `band --shipped`, BANGSIM_BANDS) and reports showing
+them (reports.bands)."""
+
+import json
+from pathlib import Path
 
 import numpy as np
+import polars as pl
 import pytest
+from typer.testing import CliRunner
 
+import simcore
+from reports.names import Names
+from reports.verdict import verdict_lines
+from simcore.cli import app
 from simcore.engine.vocab import R_LEADER, R_OUTLAW, R_RENEGADE
-from simcore.studies.band import band
+from simcore.studies.band import BANDS_ENV, band
 from simcore.studies.tune import Aim, Space
 
 SPACE = Space.full()
@@ -86,26 +97,142 @@ def test_aims_parse_and_refuse():
             Aim.parse(bad)
 
 
-def test_band_command_ends_replay_as_presets(tmp_path):
+TINY = ["--generations", "1", "--games-min", "32", "--games-max", "32", "--final-games", "300"]
+
+
+def invoke(args: list[str], bands: Path):
+    """`bangsim ARGS` with BANGSIM_BANDS pointing at `bands`."""
+    result = CliRunner().invoke(app, args, env={BANDS_ENV: str(bands)})
+    assert result.exit_code == 0, result.output
+    return result
+
+
+@pytest.fixture(scope="module")
+def shipped(tmp_path_factory):
+    """A tiny real band (classic, 4 players, the renegade side), shipped into a bands
+    folder of its own: (the search folder, the bands folder, the band as JSON)."""
+    root = tmp_path_factory.mktemp("shipped")
+    args = ["band", "--players", "4", "--side", "renegade", "--out", str(root / "search"), *TINY]
+    result = invoke([*args, "--format", "json", "--no-progress", "--ship"], root / "bands")
+    (b,) = json.loads(result.output)
+    return root / "search", root / "bands", b
+
+
+def renegade_rate(strategy: str, games: int, seed: int) -> float:
+    seats = simcore.simulate("classic", 4, games, seed, strategy).filter(seat=0)
+    return float((seats["winner"] == "renegade").mean())
+
+
+def test_band_command_ends_replay_as_presets(shipped):
     """`bangsim band` on the real engine (tiny budgets): the end profiles are presets that
     `simulate` replays to exactly the reported rates on the band's fresh deals."""
-    import json
-
-    from typer.testing import CliRunner
-
-    import simcore
-    from simcore.cli import app
-
-    tiny = ["--generations", "1", "--games-min", "32", "--games-max", "32", "--final-games", "300"]
-    args = ["band", "--players", "4", "--side", "renegade", "--out", str(tmp_path), *tiny]
-    result = CliRunner().invoke(app, [*args, "--format", "json", "--no-progress"])
-    assert result.exit_code == 0, result.output
-    (b,) = json.loads(result.output)
+    search, bands, b = shipped
     for end in ("low", "high"):
-        seats = simcore.simulate(
-            "classic", 4, b["final_games"], b["final_seed"], b[end]["strategy"]
-        ).filter(seat=0)
-        assert (seats["winner"] == "renegade").mean() == pytest.approx(b[end]["rate"], abs=1e-12)
+        rate = renegade_rate(b[end]["strategy"], b["final_games"], b["final_seed"])
+        assert rate == pytest.approx(b[end]["rate"], abs=1e-12)
     assert b["row"]["low_strategy"] == b["low"]["strategy"]
-    again = CliRunner().invoke(app, [*args, "--no-progress"])  # resumes: the same band
+    args = ["band", "--players", "4", "--side", "renegade", "--out", str(search), *TINY]
+    again = invoke([*args, "--no-progress"], bands)  # resumes: the same band
     assert f"band {100 * b['low']['rate']:.1f}%-{100 * b['high']['rate']:.1f}%" in again.output
+
+
+def test_shipped_bands_list_without_searching_and_replay(shipped, tmp_path):
+    """`band --shipped` lists the shipped rows (rates in points, ends as specs that work
+    from any folder), and each end replays its shipped rate; no band: none listed."""
+    _, bands, b = shipped
+    (row,) = json.loads(invoke(["band", "--shipped", "--format", "json"], bands).output)
+    assert set(row) == {"theme", "players", "side", "epsilon", "low", "high", "low_strategy",
+                        "high_strategy"}  # fmt: skip
+    assert {k: row[k] for k in ("theme", "players", "side", "epsilon", "low", "high")} == {
+        k: b["row"][k] for k in ("theme", "players", "side", "epsilon", "low", "high")
+    }
+    for end in ("low", "high"):
+        path = Path(row[f"{end}_strategy"].rpartition(":")[0])
+        assert path.is_absolute() and path.parent == bands.resolve()
+        rate = renegade_rate(row[f"{end}_strategy"], b["final_games"], b["final_seed"])
+        assert 100 * rate == pytest.approx(row[end], abs=1e-9)
+    text = invoke(["band", "--shipped"], bands).output
+    assert f"{row['low']:.1f}%-{row['high']:.1f}%" in text
+    assert invoke(["band", "--shipped", "--format", "json"], tmp_path).output.strip() == "[]"
+    assert "no bands ship yet" in invoke(["band", "--shipped"], tmp_path).output
+    (tmp_path / "classic.json").write_text("{}")
+    bad = CliRunner().invoke(app, ["band", "--shipped"], env={BANDS_ENV: str(tmp_path)})
+    assert bad.exit_code == 2 and "not a bands file" in bad.output
+
+
+@pytest.fixture(scope="module")
+def run_folder(tmp_path_factory):
+    """classic at 4 players (the band's table) and 5 (none) under tuned, 400 games."""
+    out = tmp_path_factory.mktemp("run") / "run"
+    args = ["run", "--players", "4,5", "--games", "400", "--strategy", "tuned", "--out", str(out)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_reports_show_bands_where_they_exist(shipped, run_folder, tmp_path, monkeypatch):
+    """The grid, the balance summary and the HTML show the band's ends (replayed on the
+    run's own deals) for the banded side at the band's table; every other configuration,
+    and a report with no bands, reads as before."""
+    from reports.grid import grid_text
+    from reports.report import load_report, summary_lines, write_report
+
+    _, bands, b = shipped
+    monkeypatch.setenv(BANDS_ENV, str(tmp_path))  # no bands
+    plain = load_report(run_folder)
+    monkeypatch.setenv(BANDS_ENV, str(bands))
+    banded = load_report(run_folder)
+    assert "bands" not in plain.tables and "band_low" not in plain.tables["sides"].columns
+    assert "robust" not in plain.tables["characters"].columns
+    (row,) = banded.tables["bands"].iter_rows(named=True)
+    assert (row["config"], row["side"], row["band_games"]) == ("classic/4p/tuned", "renegade", 400)
+    ends = [renegade_rate(b[e]["strategy"], 400, 1) for e in ("low", "high")]
+    assert (row["band_low"], row["band_high"]) == pytest.approx((min(ends), max(ends)))
+    band = f"(band {100 * row['band_low']:.1f}%–{100 * row['band_high']:.1f}%)"
+    lines = dict(zip(plain.configs, summary_lines(plain), strict=True))
+    for config, line in zip(banded.configs, summary_lines(banded), strict=True):
+        if config == "classic/4p/tuned":
+            assert (
+                band in line
+                and line.replace(f" {band}", "").split(". Strongest")[0]
+                == (lines[config].split(". Strongest")[0])
+            )
+            assert "over the band" in line
+        else:
+            assert line == lines[config]
+    robust = banded.tables["characters"].filter(pl.col("robust").is_not_null())
+    assert set(robust["config"]) == {"classic/4p/tuned"} and robust.height == 16
+    text = grid_text(banded.tables["sides"], banded.names, style=False)
+    assert f"classic/tuned, 4 players, band over near-equilibria: Ren {band[6:-1]}".replace(
+        "%", ""
+    ) in text.replace("%", "")
+    assert "5 players, band" not in text
+    assert text.replace(text.splitlines()[5] + "\n", "") == grid_text(
+        plain.tables["sides"], plain.names, style=False
+    )
+    page = write_report(banded, tmp_path / "report").read_text()
+    assert 'class="band"' in page and band in page
+    assert 'class="band"' not in write_report(plain, tmp_path / "plain").read_text()
+
+
+def test_verdict_line_carries_the_band():
+    """A banded favoured side's verdict shows its band, and says so when the band's low
+    end is not above the reference; without band columns the line is as before."""
+    sides = pl.DataFrame(
+        {
+            "config": ["classic/5p/tuned"] * 3, "theme": ["classic"] * 3, "players": [5] * 3,
+            "side": ["leader", "outlaw", "renegade"], "rate": [0.55, 0.30, 0.15],
+            "lower": [0.54, 0.29, 0.14], "upper": [0.56, 0.31, 0.16],
+            "even_share": [1 / 3] * 3, "vs_even": [0.55 - 1 / 3, 0.30 - 1 / 3, 0.15 - 1 / 3],
+        }
+    )  # fmt: skip
+    names = Names({"classic": {"leader": "Sheriff"}}, {"classic": "BANG!"})
+    (plain,) = verdict_lines([], sides, names)
+    bands = sides.with_columns(
+        pl.Series("band_low", [0.49, None, None]), pl.Series("band_high", [0.64, None, None])
+    )
+    (line,) = verdict_lines([], bands, names)
+    assert line == plain.replace("56.0%]", "56.0%] (band 49.0%–64.0%)")
+    low = bands.with_columns(pl.Series("band_low", [0.30, None, None]))
+    (line,) = verdict_lines([], low, names)
+    assert "(band 30.0%–64.0%)" in line and "but not at the low end of its band" in line

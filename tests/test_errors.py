@@ -1014,6 +1014,18 @@ def test_band_bad_epsilon(tmp_path):
     check("band-bad-epsilon", cli("band", "--epsilon", "0", "--out", tmp_path / "b"))
 
 
+def test_bands_file_unreadable(tmp_path):
+    (tmp_path / "classic.json").write_text('{"bands": 3}')
+    result = runner.invoke(app, ["band", "--shipped"], env={"BANGSIM_BANDS": str(tmp_path)})
+    check("bands-file-unreadable", result)
+
+
+def test_bands_row_bad(tmp_path):
+    (tmp_path / "classic.json").write_text('{"bands": [{"theme": "classic", "players": 5}]}')
+    result = runner.invoke(app, ["band", "--shipped"], env={"BANGSIM_BANDS": str(tmp_path)})
+    check("bands-row-bad", result)
+
+
 # --- bugs and --debug ---------------------------------------------------------------------
 
 

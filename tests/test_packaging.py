@@ -29,6 +29,9 @@ PRESETS = sorted(
     k for k in tomllib.loads((ROOT / "strategies/presets.toml").read_text()) if k != "defaults"
 )
 TUNED = sorted(p.stem for p in (ROOT / "strategies" / "tuned").glob("*.toml"))  # per theme
+BANDS = sorted(  # shipped bands: THEME.json and its end presets
+    p.name for p in (ROOT / "strategies" / "bands").iterdir() if p.suffix in (".json", ".toml")
+)
 SOURCES = ("pyproject.toml", "README.md", "simcore", "strategies", "reports", "configs")
 
 # run in the unpacked wheel; prints what it found as JSON (the test compares it)
@@ -119,6 +122,7 @@ def test_wheel_holds_every_shipped_file_verbatim(wheel):
         **{f"simcore/configs/balance/{b}.toml": f"configs/balance/{b}.toml" for b in BALANCE},
         "strategies/presets.toml": "strategies/presets.toml",
         **{f"strategies/tuned/{t}.toml": f"strategies/tuned/{t}.toml" for t in TUNED},
+        **{f"strategies/bands/{b}": f"strategies/bands/{b}" for b in BANDS},
         **{
             f"reports/templates/{p.name}": f"reports/templates/{p.name}"
             for p in (ROOT / "reports" / "templates").glob("*.html")

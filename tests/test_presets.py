@@ -1,5 +1,7 @@
 """Presets: per-role and per-player-count tables, presets files by path, validation."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -16,6 +18,7 @@ from strategies.params import (
 )
 from strategies.presets import load_presets, resolve_strategy
 
+ROOT = Path(__file__).resolve().parent.parent
 FILE = """
 [defaults]
 focus = 7
@@ -137,3 +140,40 @@ def test_presets_shipped_for_a_theme_fall_back_to_classic(tmp_path, monkeypatch)
     assert set(block.preset_names) == {"tuned"}
     s = resolve_strategy("tuned", 5, "classic")
     assert resolve_strategy(s, theme="star_wars").matrix[2, P_FOCUS] == 6  # re-read per theme
+
+
+def test_a_report_says_first_when_tuned_played_another_themes_values(tmp_path):
+    """A theme file of a designer's own has no tuned values: its `tuned` seats play
+    classic's, and the report's first lines (its warnings, above the grid) say so;
+    classic's report does not."""
+    from typer.testing import CliRunner
+
+    from reports.report import load_report, run_warnings, write_report
+    from simcore.cli import app
+
+    mine = tmp_path / "mine.toml"
+    mine.write_text((ROOT / "configs/themes/classic.toml").read_text().replace(
+        'title = "BANG!"', 'title = "Mine"', 1))  # fmt: skip
+    for theme, out in ((str(mine), "own"), ("classic", "classic")):
+        args = ["run", "--theme", theme, "--players", "4", "--games", "60", "--strategy",
+                "tuned", "--out", str(tmp_path / out)]  # fmt: skip
+        assert CliRunner().invoke(app, args).exit_code == 0
+    own = load_report(tmp_path / "own")
+    (line,) = [w for w in run_warnings(own) if "tuned" in w]
+    assert line.startswith("Mine (mine) has no tuned values of its own: its tuned seats played")
+    assert "classic's (strategies/tuned/classic.toml)" in line
+    assert not [w for w in run_warnings(load_report(tmp_path / "classic")) if "tuned" in w]
+    page = write_report(own, tmp_path / "page").read_text()
+    assert page.index("has no tuned values of its own") < page.index('id="glance"')
+
+
+def test_walking_dead_is_not_classic_renamed():
+    """Whether walking_dead needs tuned values of its own: under the same seed and the same
+    (classic's) tuned values it deals the same roles but plays other games than classic
+    (its characters are listed in another order, and its Grenade damage is caused by no
+    one), so it does (strategies/tuned/walking_dead.toml, docs/strategies.md)."""
+    spec = f"{ROOT / 'strategies/tuned/classic.toml'}:tuned"
+    a = play_games("classic", 5, 200, seed=12, strategy=spec)
+    b = play_games("walking_dead", 5, 200, seed=12, strategy=spec)
+    assert a.role.tolist() == b.role.tolist()
+    assert a.winner.tolist() != b.winner.tolist()

@@ -91,8 +91,9 @@ def run(
         str,
         typer.Option(
             help="Bot preset every seat plays: tuned (found by search, the strongest and the "
-            "reference for verdicts, as in experiment default and balance; shipped for classic, which "
-            "other themes fall back to), smart, basic, random, aggressive or cautious; or one "
+            "reference for verdicts, as in experiment default and balance; shipped per theme in "
+            "strategies/tuned, classic's where a theme has none), smart, basic, random, "
+            "aggressive or cautious; or one "
             'per role: "leader=smart,outlaw=aggressive".'
         ),
     ] = RUN_STRATEGY,

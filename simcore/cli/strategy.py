@@ -425,6 +425,22 @@ def band(
         ),
     ] = None,  # fmt: skip
     output: TextOrJson = "text",
+    shipped: Annotated[
+        bool,
+        typer.Option(
+            "--shipped",
+            help="List the bands that ship (strategies/bands, or the folder BANGSIM_BANDS "
+            "names), every theme's, without searching.",
+        ),
+    ] = False,
+    ship: Annotated[
+        bool,
+        typer.Option(
+            "--ship",
+            help="Add the bands found to the shipped ones (THEME.json and its end presets "
+            "in strategies/bands, or in BANGSIM_BANDS).",
+        ),
+    ] = False,
     generations: Generations = 20,
     games_min: GamesMin = 1000,
     games_max: GamesMax = 4000,
@@ -440,14 +456,36 @@ def band(
     roles re-respond; each end is re-measured on fresh deals, with its exploitability per
     role (a best response each, with the same budget). Prints, per side, the centre and the
     band from low to high with the end profiles as --strategy specs (saved as presets in --out).
-    Rerun the same command to resume.
+    Rerun the same command to resume. --ship adds the bands found to the shipped ones, which
+    reports show beside the rates; --shipped lists the shipped bands without searching.
 
-    Example: bangsim band --theme classic --players 5 --side leader --format json
+    Examples:
+
+    bangsim band --theme classic --players 5 --side leader --format json
+
+    bangsim band --shipped --format json
     """
     from simcore.engine.vocab import WINNERS
     from simcore.studies.band import band as search_band
+    from simcore.studies.band import bands_dir, ship_band, shipped_bands
 
     check_text_or_json(output)
+    if shipped:
+        try:
+            rows = [b.row() for b in shipped_bands()]
+        except ValueError as e:
+            fail(str(e))
+        if output == "json":
+            typer.echo(json.dumps(rows, indent=1))
+        elif not rows:
+            typer.echo(f"no bands ship yet ({bands_dir()} holds none; make one with --ship)")
+        for r in rows if output == "text" else []:
+            typer.echo(
+                f"{r['theme']}, {r['players']} players, {r['side']} side, epsilon "
+                f"{r['epsilon']:g} point(s): {r['low']:.1f}%-{r['high']:.1f}%  "
+                f"low {r['low_strategy']}  high {r['high_strategy']}"
+            )
+        return
     sides = list(WINNERS) if side == "all" else [side]
     if any(s not in WINNERS for s in sides):
         fail(f"--side must be one of {', '.join(WINNERS)} or all, got {side!r}")
@@ -485,8 +523,12 @@ def band(
                     backend=backend,
                 )  # fmt: skip
             )
+        for b in results if ship else []:
+            ship_band(b)
     except ValueError as e:
         fail(str(e))
+    if ship and progress:
+        typer.echo(f"shipped: {bands_dir() / (results[0].theme + '.json')}", err=True)
     if output == "json":
         typer.echo(json.dumps([asdict(b) | {"row": b.row()} for b in results], indent=1))
         return

@@ -21,25 +21,34 @@ Every best response keeps its state in its own folder under `out`, so a rerun re
 same seed gives the same band; `backend` plays on Ray as the other searches do. The two end
 profiles are written as presets (out/SIDE_low.toml, out/SIDE_high.toml) that `--strategy
 PATH:NAME` replays.
+
+Shipped bands are data: strategies/bands/THEME.json lists a theme's bands (one row per
+player count and side, rates in points) and names its end presets, which lie beside it
+(THEME-Np-SIDE_END.toml). `ship_band` adds a computed band there; `shipped_bands` reads them,
+from the folder BANGSIM_BANDS names when it is set (a designer's own bands, or a test's).
+`replay` plays a band's end presets on a run's own deals, which is how reports show it.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from simcore.engine.play import check_players
-from simcore.engine.theme import load_theme
+from simcore.engine.theme import Theme, load_theme
 from simcore.engine.vocab import ROLES, WINNERS
+from simcore.errors import UserError, one_line
 from simcore.runs.atomic import write_atomic
 from simcore.runs.backend import Backend
 from simcore.stats import wilson_interval
-from simcore.studies.batch import EngineTable
+from simcore.studies.batch import EngineTable, Tally, Work, play_all
 from simcore.studies.tune import (
     OWN,
     Settings,
@@ -52,6 +61,9 @@ from strategies.presets import preset_toml, resolve_strategy
 
 RESULT = "band.json"
 ENDS = ("low", "high")
+SHIPPED_DIR = files("strategies") / "bands"  # package data: THEME.json and its end presets
+BANDS_ENV = "BANGSIM_BANDS"  # a folder of bands read instead of the shipped ones
+REPLAY_GAMES = 20_000  # the most deals of a run a report replays each end preset on
 
 
 @dataclass
@@ -239,3 +251,161 @@ def _save_preset(folder, name, players, matrix, theme_id, side, end, epsilon, st
     path = folder / f"{name}.toml"
     write_atomic(path, text.encode())
     return f"{path}:{name}"
+
+
+class BandsError(UserError):
+    """A bands file that cannot be read; one line."""
+
+
+@dataclass(frozen=True)
+class ShippedBand:
+    """One shipped band: a side's win rate at one table, from low to high over the
+    near-equilibria, and the end profiles that reach them (specs --strategy accepts)."""
+
+    theme: str
+    players: int
+    side: str
+    epsilon: float  # points
+    centre: float  # points: the side's rate under `start`, on the band's fresh deals
+    low: float  # points
+    high: float  # points
+    low_strategy: str
+    high_strategy: str
+    start: str  # the profile the band was searched from: reports show it for that strategy
+    final_seed: int  # the band's fresh deals, games 0 .. final_games-1 of this seed
+    final_games: int
+
+    def row(self) -> dict[str, Any]:
+        """What `bangsim band --shipped --format json` lists."""
+        keys = ("theme", "players", "side", "epsilon", "low", "high")
+        return {k: getattr(self, k) for k in keys} | {
+            "low_strategy": self.low_strategy,
+            "high_strategy": self.high_strategy,
+        }
+
+    def strategy(self, end: str) -> str:
+        return self.low_strategy if end == "low" else self.high_strategy
+
+
+def bands_dir() -> Path:
+    """The folder bands are read from and shipped to: BANGSIM_BANDS, else strategies/bands."""
+    return Path(os.environ.get(BANDS_ENV) or str(SHIPPED_DIR))
+
+
+def shipped_bands(theme: str | None = None, folder: Path | None = None) -> list[ShippedBand]:
+    """Every band in `folder` (default bands_dir()), or only `theme`'s; by theme, players
+    and side. The end presets' paths are made absolute, so the specs work from anywhere."""
+    folder = Path(folder) if folder is not None else bands_dir()
+    if not folder.is_dir():
+        return []
+    paths = [folder / f"{theme}.json"] if theme else sorted(folder.glob("*.json"))
+    out = []
+    for path in paths:
+        if path.is_file():
+            out += [_shipped(row, path) for row in _read_bands(path)]
+    return sorted(out, key=lambda b: (b.theme, b.players, WINNERS.index(b.side)))
+
+
+def _read_bands(path: Path) -> list[dict[str, Any]]:
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        rows = raw["bands"]
+        if not isinstance(rows, list):
+            raise TypeError
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError):
+        raise BandsError(
+            f'{path}: not a bands file (a JSON object with a list "bands", as bangsim band '
+            "--ship writes it); remove it or write it again"
+        ) from None
+    return rows
+
+
+def _shipped(row: dict[str, Any], path: Path) -> ShippedBand:
+    try:
+        band = ShippedBand(**{k: row[k] for k in ShippedBand.__dataclass_fields__})
+    except (KeyError, TypeError) as e:
+        raise BandsError(
+            f"{path}: a band row lacks or misnames a field ({one_line(str(e))}); remove it or "
+            "write it again with bangsim band --ship"
+        ) from None
+    specs = {}
+    for end in ENDS:
+        file, _, name = band.strategy(end).rpartition(":")
+        specs[f"{end}_strategy"] = f"{(path.parent / file).resolve()}:{name}"
+    return replace(band, **specs)
+
+
+def ship_band(answer: Band, folder: Path | None = None) -> ShippedBand:
+    """Add a computed band to the bands of its theme in `folder` (default bands_dir()): its
+    end presets copied beside THEME.json, its row replacing any of the same table and side."""
+    folder = Path(folder) if folder is not None else bands_dir()
+    specs = {}
+    for end in (answer.low, answer.high):
+        file, _, name = end.strategy.rpartition(":")
+        target = f"{answer.theme}-{answer.players}p-{name}.toml"
+        write_atomic(folder / target, Path(file).read_bytes())
+        specs[f"{end.end}_strategy"] = f"{target}:{name}"
+    row = (
+        answer.row()
+        | specs
+        | {
+            "centre": 100 * answer.centre,
+            "start": answer.start,
+            "final_seed": answer.final_seed,
+            "final_games": answer.final_games,
+        }
+    )
+    path = folder / f"{answer.theme}.json"
+    rows = _read_bands(path) if path.is_file() else []
+    rows = [r for r in rows if (r.get("players"), r.get("side")) != (row["players"], row["side"])]
+    rows = sorted([*rows, row], key=lambda r: (r["players"], WINNERS.index(r["side"])))
+    text = json.dumps({"theme": answer.theme, "bands": rows}, indent=1) + "\n"
+    write_atomic(path, text.encode())
+    return _shipped(row, path)
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """A table's bands replayed on a run's deals: each end profile's tally, by (side, end)."""
+
+    bands: list[ShippedBand]
+    ends: dict[tuple[str, str], Tally]
+    games: int  # deals each end played
+    characters: tuple[str, ...]  # the theme's character names, the tallies' order
+
+    def side_band(self, side: str) -> tuple[float, float] | None:
+        """(low, high) of `side`'s rate at its band's two ends on these deals; None unbanded."""
+        if (side, "low") not in self.ends:
+            return None
+        rates = [self.ends[(side, e)].sides[WINNERS.index(side)] / self.games for e in ENDS]
+        return min(rates), max(rates)
+
+
+def replay(
+    theme: Theme,
+    players: int,
+    seed: int,
+    games: int,
+    start: str | None = None,
+    backend: Backend | None = None,
+) -> Replayed | None:
+    """The bands shipped for (theme, players) (searched from `start`, when given) with their
+    end presets played on deals 0 .. min(games, REPLAY_GAMES)-1 of `seed` (a run's own
+    deals); None without a band."""
+    bands = [
+        b
+        for b in shipped_bands(theme.id)
+        if b.players == players and (start is None or b.start == start)
+    ]
+    if not bands:
+        return None
+    n = min(games, REPLAY_GAMES)
+    keys = [(b.side, end) for b in bands for end in ENDS]
+    works = [
+        Work(theme, players, resolve_strategy(b.strategy(end), players, theme.id), seed, n)
+        for b in bands
+        for end in ENDS
+    ]
+    chars = len(theme.character_names)
+    tallies = [Tally.of(o, chars) for o in play_all(works, backend)]
+    return Replayed(bands, dict(zip(keys, tallies, strict=True)), n, tuple(theme.character_names))
