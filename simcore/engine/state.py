@@ -34,14 +34,19 @@ S_DIST_FOR = 18  # (S_LAYOUT << 3) + seat + 1 of the distances in G.dist; 0: non
 S_REACH = 19  # the reach of seat S_REACH_FOR (board.kept_reach)
 S_ALIVE_N = 20  # players alive
 S_RECORD = 21  # changes of the public record and the private beliefs (kernel.record)
-# policy.fill_enemy keeps G.enemy while its inputs stay: for seat S_ENEMY_FOR - 1 (0: none),
-# at S_RECORD + S_LAYOUT = S_ENEMY_VER and the leader's life S_ENEMY_LIFE0
+# policy.fill_enemy keeps G.enemy while its inputs stay: for seat p = S_ENEMY_FOR - 1 (0:
+# none), at the others' record and the living, (S_RECORD - acted[p]) * 8 + S_ALIVE_N =
+# S_ENEMY_VER, and (for a renegade) the leader's life S_ENEMY_LIFE0
 S_ENEMY_FOR = 22
 S_ENEMY_VER = 23
 S_ENEMY_LIFE0 = 24
 S_REACH_FOR = 25  # (S_LAYOUT << 3) + seat + 1 of S_REACH; 0: none
 S_QUIET = 26  # 1: no one reads the event counts, whose pile shares are then not computed
-N_S = 27
+# kernel.legal_actions' pick when it scored the plays while listing them (choose_action
+# returns it), NOT_CHOSEN when it only listed them
+S_CHOICE = 27
+N_S = 28
+NOT_CHOSEN = -2
 QUIET = 2  # kernel.setup_game's `checked` flag for S_QUIET (1 is checked mode)
 
 # event counts kept per game in State.ev (simcore.engine.events names them): for each "draw!" kind
@@ -108,6 +113,7 @@ STATE_FIELDS = [
     ("karma", np.float64, (MAX_PLAYERS,)),  # public record: > 0 acted for the leader, < 0 against
     # belief[i, j]: what i alone has seen of j (attacks on i, help to i), same sign as karma
     ("belief", np.float64, (MAX_PLAYERS, MAX_PLAYERS)),
+    ("acted", np.int64, (MAX_PLAYERS,)),  # changes of the record each seat made as the actor
     ("dist", np.int64, (MAX_PLAYERS,)),  # scratch: distance from the player choosing a play
     ("enemy", np.float64, (MAX_PLAYERS,)),  # scratch: the deciding bot's enemy score per seat
     ("buf", np.int64, (MAX_CARDS,)),  # scratch: General Store, Kit Carlson's look, the deal
