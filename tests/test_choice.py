@@ -41,7 +41,8 @@ def test_pick_while_listing_is_the_pick_from_the_list(theme, players, strategy):
             G.s[S_ENEMY_FOR] = 0  # the reference computes the enemy scores anew
             assert legal_actions(G, T, p) == n and G.s[S_CHOICE] == NOT_CHOSEN
             assert all(
-                (a == b[:n]).all() for a, b in zip(listed, (G.act_idx, G.act_tgt, G.act_opt))
+                (a == b[:n]).all()
+                for a, b in zip(listed, (G.act_idx, G.act_tgt, G.act_opt), strict=True)
             )
             assert choose_action(G, T, p, n) == k
             picks += k >= 0
