@@ -19,11 +19,13 @@ from simcore.engine.board import (
 from simcore.engine.jit import njit
 from simcore.engine.rng import rng_below, rng_coin
 from simcore.engine.state import (
+    NOT_CHOSEN,
+    S_ALIVE_N,
     S_BANGS,
+    S_CHOICE,
     S_ENEMY_FOR,
     S_ENEMY_LIFE0,
     S_ENEMY_VER,
-    S_LAYOUT,
     S_N,
     S_RECORD,
 )
@@ -155,14 +157,16 @@ def enemy_of(G, w, p, q, certain, turned, alone):
 @njit(cache=True, inline="always")
 def fill_enemy(G, w, p):
     """G.enemy[q] = enemy_of(p, q) for every seat (w: p's parameters), computed anew when
-    p or what the scores read changed since the last time (the record, the living, the
-    cards in play, the leader's life: S_ENEMY_*)."""
-    ver = G.s[S_RECORD] + G.s[S_LAYOUT]
-    if G.s[S_ENEMY_FOR] == p + 1 and G.s[S_ENEMY_VER] == ver and G.s[S_ENEMY_LIFE0] == G.life[0]:
+    p or what the scores read changed since the last time (S_ENEMY_*): the record made by
+    the others (p's own attacks and help change neither its beliefs nor the karma it reads),
+    the living, and for the renegade the leader's life."""
+    ver = (G.s[S_RECORD] - G.acted[p]) * 8 + G.s[S_ALIVE_N]  # S_ALIVE_N <= MAX_PLAYERS < 8
+    life0 = G.life[0] if G.role[p] == R_RENEGADE else 0
+    if G.s[S_ENEMY_FOR] == p + 1 and G.s[S_ENEMY_VER] == ver and G.s[S_ENEMY_LIFE0] == life0:
         return
     G.s[S_ENEMY_FOR] = p + 1
     G.s[S_ENEMY_VER] = ver
-    G.s[S_ENEMY_LIFE0] = G.life[0]
+    G.s[S_ENEMY_LIFE0] = life0
     r = G.role[p]
     certain = (r == R_LEADER or r == R_DEPUTY) and all_unknowns_hostile(G, p)
     turned = r == R_RENEGADE and renegade_turned(G, w)
@@ -307,33 +311,49 @@ def destiny_bonus(G, T, w, p, f, tgt):
 
 
 @njit(cache=True, inline="always")
-def score_action(G, T, w, p, k, beer_works, my_reach):
-    """Desirability of legal play k; the bot plays the best one while its score is positive.
-    Reads G.enemy (fill_enemy); beer_works and my_reach are hoisted out of the loop. [S-06]
-    At 2 life or less a copy's Encounter with Destiny adds destiny_bonus."""
-    s = base_score(G, T, w, p, k, beer_works, my_reach)
-    i = G.act_idx[k]
+def scoring_inputs(G, T, w, p):
+    """What every play's score reads besides the play (w: p's parameters): G.enemy filled
+    (fill_enemy), and whether a Beer heals and p's reach, returned."""
+    fill_enemy(G, w, p)
+    return n_alive(G) >= T.rules[RU_BEER_MIN_PLAYERS], kept_reach(G, T, p)
+
+
+@njit(cache=True, inline="always")
+def play_score(G, T, w, p, i, e, tgt, opt, beer_works, my_reach):
+    """Desirability of playing hand card i of p (-1: Sid Ketchum's ability) as effect e (a
+    Missed! shot as Calamity Janet's BANG! is E_BANG) on tgt with option opt; the bot plays
+    the first best legal play while its score is positive. Reads G.enemy and beer_works,
+    my_reach (scoring_inputs). [S-06] At 2 life or less a copy's Encounter with Destiny adds
+    destiny_bonus."""
+    s = base_score(G, T, w, p, i, e, tgt, opt, beer_works, my_reach)
     if s <= 0.0 or i < 0 or G.life[p] > 2:
         return s
     c = G.hand[p, i]
     f = T.card_destiny[c]
     if f == 0 or T.card_effect[c] == E_MISSED:  # [S-07] no destiny on a swapped Missed!
         return s
-    return s + destiny_bonus(G, T, w, p, f, G.act_tgt[k])
+    return s + destiny_bonus(G, T, w, p, f, tgt)
 
 
 @njit(cache=True, inline="always")
-def base_score(G, T, w, p, k, beer_works, my_reach):
-    """score_action without Encounter with Destiny."""
+def score_action(G, T, w, p, k, beer_works, my_reach):
+    """play_score of legal play k (G.act_*)."""
     i = G.act_idx[k]
-    tgt = G.act_tgt[k]
+    e = -1
+    if i >= 0:
+        e = T.card_effect[G.hand[p, i]]
+        if e == E_MISSED:  # Calamity Janet shooting a Missed! as a BANG!
+            e = E_BANG
+    return play_score(G, T, w, p, i, e, G.act_tgt[k], G.act_opt[k], beer_works, my_reach)
+
+
+@njit(cache=True, inline="always")
+def base_score(G, T, w, p, i, e, tgt, opt, beer_works, my_reach):
+    """play_score without Encounter with Destiny."""
     missing = G.max_life[p] - G.life[p]
     if i < 0:  # Sid Ketchum's ability: only with cards to spare
         return 10.0 if missing > 0 and G.hand_n[p] - 2 >= G.life[p] else -1.0
     c = G.hand[p, i]
-    e = T.card_effect[c]
-    if e == E_MISSED:  # Calamity Janet shooting a Missed! as a BANG!
-        e = E_BANG
     if e == E_DRAW:
         return 100.0
     if e == E_BARREL or e == E_MUSTANG or e == E_SCOPE:
@@ -372,8 +392,8 @@ def base_score(G, T, w, p, k, beer_works, my_reach):
         net = aoe_net(G, w, p)
         return 35.0 + net if net >= w[P_AOE_MIN_NET] else -1.0
     s = G.enemy[tgt]  # yourself too (rules.self_target_effects): -100, so never chosen
-    if (e == E_STEAL or e == E_DISCARD_ANY) and tgt != p and s < 0.0 and G.act_opt[k] >= 0:
-        te = T.card_effect[G.table[tgt, G.act_opt[k]]]
+    if (e == E_STEAL or e == E_DISCARD_ANY) and tgt != p and s < 0.0 and opt >= 0:
+        te = T.card_effect[G.table[tgt, opt]]
         if (te == E_JAIL or te == E_DYNAMITE) and w[P_FREE_FRIEND] > 0:
             return w[P_FREE_FRIEND]  # free a friend from Jail or Dynamite
     if s <= w[P_ENEMY_MIN]:
@@ -383,7 +403,6 @@ def base_score(G, T, w, p, k, beer_works, my_reach):
         return 42.0 + s
     if e == E_STEAL or e == E_DISCARD_ANY:
         bonus = 0.0
-        opt = G.act_opt[k]
         if opt >= 0:
             te = T.card_effect[G.table[tgt, opt]]
             if te == E_JAIL or te == E_DYNAMITE:
@@ -402,16 +421,27 @@ def base_score(G, T, w, p, k, beer_works, my_reach):
     return -1.0
 
 
+@njit(cache=True, inline="always")
+def scores_while_listing(G, p):
+    """Does p's bot choose by play_score alone, so that kernel.legal_actions can score the
+    plays as it lists them (choose_action then returns its pick)?"""
+    return not is_random(G, p)
+
+
 @njit(cache=True)
 def choose_action(G, T, p, n):
-    """Index of the legal play p makes next, or -1 to end the play phase."""
+    """Index of the legal play p makes next among the n listed, or -1 to end the play
+    phase: legal_actions' pick when it scored while listing (S_CHOICE), else the first best
+    by score_action (the same pick)."""
     if is_random(G, p):
         k = rng_below(G.rng, n + 1)
         return k if k < n else -1
+    k = G.s[S_CHOICE]
+    if k != NOT_CHOSEN:
+        G.s[S_CHOICE] = NOT_CHOSEN
+        return k
     w = G.w[p]
-    fill_enemy(G, w, p)
-    beer_works = n_alive(G) >= T.rules[RU_BEER_MIN_PLAYERS]
-    my_reach = kept_reach(G, T, p)
+    beer_works, my_reach = scoring_inputs(G, T, w, p)
     best = -1
     best_s = 0.0
     for k in range(n):

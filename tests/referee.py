@@ -222,8 +222,8 @@ def compare(cases: list[dict]) -> dict:
     real = kernel.legal_actions
     names: list[str] = []
 
-    def checked(G, T, p):
-        n = real(G, T, p)
+    def checked(G, T, p, choose=False):
+        n = real(G, T, p, choose)
         listed, allowed = kernel_plays(G, T, p, n), legal_plays(G, T, p)
         seen["states"] += 1
         seen["plays"] += len(listed | allowed)

@@ -47,6 +47,7 @@ from simcore.engine.state import (
     EV_DMG,
     EV_LETHAL_TWO_LEFT_BEER,
     EV_STOLEN,
+    NOT_CHOSEN,
     PH_DISCARD,
     PH_PLAY,
     PH_START,
@@ -56,6 +57,7 @@ from simcore.engine.state import (
     S_BASE,
     S_CAPPED,
     S_CHECKED,
+    S_CHOICE,
     S_CUR,
     S_DECISIONS,
     S_DECK_N,
@@ -168,7 +170,10 @@ from strategies.policy import (
     lowest_value_card,
     pedro_takes_discard,
     pick_from,
+    play_score,
     put_back,
+    scores_while_listing,
+    scoring_inputs,
     sid_saves,
     tempered_repeats,
 )
@@ -377,6 +382,7 @@ def record(G, actor, target, hostile):
     if actor == target:
         return
     G.s[S_RECORD] += 1
+    G.acted[actor] += 1
     sign = -1.0 if hostile else 1.0
     side = -sign if G.role[target] == R_OUTLAW else sign
     G.belief[target, actor] = min(3.0, max(-3.0, G.belief[target, actor] + side))
@@ -713,13 +719,19 @@ def take_card(G, p, opt):
 
 
 @njit(cache=True, inline="always")
-def add_action(G, n, i, tgt, opt):
+def add_action(G, n, i, tgt, opt, s, best, best_s):
+    """List play n (hand index i, target, option) unless the list is full; s is its score
+    when legal_actions chooses (else 0.0): the first play scoring more than best_s becomes
+    the best. Returns (n, best, best_s), updated."""
     if n < MAX_ACTIONS:
         G.act_idx[n] = i
         G.act_tgt[n] = tgt
         G.act_opt[n] = opt
+        if s > best_s:
+            best = n
+            best_s = s
         n += 1
-    return n
+    return n, best, best_s
 
 
 @njit(cache=True, inline="always")
@@ -734,11 +746,22 @@ def distances_and_reach(G, T, p):
 
 
 @njit(cache=True)
-def legal_actions(G, T, p):
+def legal_actions(G, T, p, choose=False):
     """Fill G.act_* with every legal play of p's turn; returns how many. Copies of one
     card name make the same plays, so only the first copy in hand is listed; [S-06] at 2
-    life or less, when copies differ in their Encounter with Destiny, the first of each."""
+    life or less, when copies differ in their Encounter with Destiny, the first of each.
+    choose (policy.scores_while_listing): score each play as it is listed (policy.play_score)
+    and leave p's pick in G.s[S_CHOICE] for choose_action, the pick choose_action would make
+    from the list (one pass instead of a listing, then a second to score it)."""
     n = 0
+    best = -1  # the first best play, while its score is above 0
+    best_s = 0.0
+    w = G.w[p]
+    beer_works = False
+    my_reach = 0
+    if choose:
+        beer_works, my_reach = scoring_inputs(G, T, w, p)
+    s = 0.0  # the score of the play listed next (0.0 when not choosing)
     ns = G.s[S_N]
     r = -1  # p's reach, once G.dist holds p's distances: only for a hand that needs them
     low = G.life[p] <= 2
@@ -766,7 +789,9 @@ def legal_actions(G, T, p):
                     r = distances_and_reach(G, T, p)
                 for q in range(ns):
                     if q != p and G.alive[q] and G.dist[q] <= r:
-                        n = add_action(G, n, i, q, 0)
+                        if choose:
+                            s = play_score(G, T, w, p, i, E_BANG, q, 0, beer_works, my_reach)
+                        n, best, best_s = add_action(G, n, i, q, 0, s, best, best_s)
         elif (
             e == E_HEAL
             or e == E_HEAL_ALL
@@ -775,7 +800,9 @@ def legal_actions(G, T, p):
             or e == E_GATLING
             or e == E_INDIANS
         ):
-            n = add_action(G, n, i, p, 0)
+            if choose:
+                s = play_score(G, T, w, p, i, e, p, 0, beer_works, my_reach)
+            n, best, best_s = add_action(G, n, i, p, 0, s, best, best_s)
         elif e == E_STEAL or e == E_DISCARD_ANY:
             if e == E_STEAL and r < 0:
                 r = distances_and_reach(G, T, p)
@@ -790,17 +817,25 @@ def legal_actions(G, T, p):
                 elif e == E_STEAL and G.dist[q] > T.card_value[c]:
                     continue
                 if left > 0:
-                    n = add_action(G, n, i, q, -1)
-                for s in range(G.table_n[q]):
-                    n = add_action(G, n, i, q, s)
+                    if choose:
+                        s = play_score(G, T, w, p, i, e, q, -1, beer_works, my_reach)
+                    n, best, best_s = add_action(G, n, i, q, -1, s, best, best_s)
+                for slot in range(G.table_n[q]):
+                    if choose:
+                        s = play_score(G, T, w, p, i, e, q, slot, beer_works, my_reach)
+                    n, best, best_s = add_action(G, n, i, q, slot, s, best, best_s)
         elif e == E_DUEL or e == E_BANG_ANY:
             for q in range(ns):
                 if q != p and G.alive[q]:
-                    n = add_action(G, n, i, q, 0)
+                    if choose:
+                        s = play_score(G, T, w, p, i, e, q, 0, beer_works, my_reach)
+                    n, best, best_s = add_action(G, n, i, q, 0, s, best, best_s)
         elif e == E_HEAL_ANY:
             for q in range(ns):
                 if G.alive[q]:
-                    n = add_action(G, n, i, q, 0)
+                    if choose:
+                        s = play_score(G, T, w, p, i, e, q, 0, beer_works, my_reach)
+                    n, best, best_s = add_action(G, n, i, q, 0, s, best, best_s)
         elif e == E_JAIL:
             for q in range(ns):
                 if q == p or G.alive[q] == 0:
@@ -808,7 +843,9 @@ def legal_actions(G, T, p):
                 if G.role[q] == R_LEADER and T.rules[RU_JAIL_ON_LEADER] == 0:
                     continue  # [K-16] Jail cannot be played on the Sheriff
                 if find_name_in_play(G, T, q, T.card_name[c]) < 0:
-                    n = add_action(G, n, i, q, 0)
+                    if choose:
+                        s = play_score(G, T, w, p, i, e, q, 0, beer_works, my_reach)
+                    n, best, best_s = add_action(G, n, i, q, 0, s, best, best_s)
         elif (
             e == E_BARREL
             or e == E_SCOPE
@@ -819,9 +856,14 @@ def legal_actions(G, T, p):
             or e == E_NEW_HOPE
         ):
             if find_name_in_play(G, T, p, T.card_name[c]) < 0:  # [C-10]
-                n = add_action(G, n, i, p, 0)
+                if choose:
+                    s = play_score(G, T, w, p, i, e, p, 0, beer_works, my_reach)
+                n, best, best_s = add_action(G, n, i, p, 0, s, best, best_s)
     if G.ability[p] == A_DISCARD_TWO_HEAL and G.hand_n[p] >= 2 and G.life[p] < G.max_life[p]:
-        n = add_action(G, n, -1, p, 0)
+        if choose:
+            s = play_score(G, T, w, p, -1, -1, p, 0, beer_works, my_reach)
+        n, best, best_s = add_action(G, n, -1, p, 0, s, best, best_s)
+    G.s[S_CHOICE] = best if choose else NOT_CHOSEN
     return n
 
 
@@ -1097,8 +1139,9 @@ def take_turn(G, T, p):
         verify(G, T)
         G.s[S_PHASE] = PH_PLAY
     if G.s[S_PHASE] == PH_PLAY:
+        choose = scores_while_listing(G, p)
         while True:  # [C-07] any number of cards, one at a time
-            n = legal_actions(G, T, p)
+            n = legal_actions(G, T, p, choose)
             if n == 0:
                 break
             if G.s[S_FORCE]:
@@ -1181,6 +1224,7 @@ def setup_game(G, T, W, pool, role_preset, feature, players, seed, game, checked
     G.alive[:] = 0
     G.karma[:] = 0.0
     G.belief[:, :] = 0.0
+    G.acted[:] = 0
     G.life[:] = 0
     G.max_life[:] = 0
     G.role[:] = 0
@@ -1232,6 +1276,7 @@ def setup_game(G, T, W, pool, role_preset, feature, players, seed, game, checked
         G.max_life[q] = life
         G.alive[q] = 1
     G.s[S_ALIVE_N] = players
+    G.s[S_CHOICE] = NOT_CHOSEN
     seat_strategies(G, W, role_preset)
     G.buf[:] = -1
     for i in range(nc):

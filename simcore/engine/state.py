@@ -34,8 +34,9 @@ S_DIST_FOR = 18  # (S_LAYOUT << 3) + seat + 1 of the distances in G.dist; 0: non
 S_REACH = 19  # the reach of seat S_REACH_FOR (board.kept_reach)
 S_ALIVE_N = 20  # players alive
 S_RECORD = 21  # changes of the public record and the private beliefs (kernel.record)
-# policy.fill_enemy keeps G.enemy while its inputs stay: for seat S_ENEMY_FOR - 1 (0: none),
-# at S_RECORD + S_LAYOUT = S_ENEMY_VER and the leader's life S_ENEMY_LIFE0
+# policy.fill_enemy keeps G.enemy while its inputs stay: for seat p = S_ENEMY_FOR - 1 (0:
+# none), at the others' record and the living, (S_RECORD - acted[p]) * 8 + S_ALIVE_N =
+# S_ENEMY_VER, and (for a renegade) the leader's life S_ENEMY_LIFE0
 S_ENEMY_FOR = 22
 S_ENEMY_VER = 23
 S_ENEMY_LIFE0 = 24
@@ -52,7 +53,11 @@ S_FORCE = 31  # the option the resumed decision takes (0: none); an option is a 
 S_BASE = 32  # at a pause: the option the seat's own strategy took
 S_OPTIONS = 33  # at a pause in the play phase: the legal actions (codes 1 .. n + 1)
 S_DECISIONS = 34  # pauses so far (a searched decision's number)
-N_S = 35
+# kernel.legal_actions' pick when it scored the plays while listing them (choose_action
+# returns it), NOT_CHOSEN when it only listed them
+S_CHOICE = 35
+N_S = 36
+NOT_CHOSEN = -2
 PH_START = 0  # the turn has not begun (or is over)
 PH_PLAY = 1  # drawn: playing cards
 PH_DISCARD = 2  # discarding down to life
@@ -124,6 +129,7 @@ STATE_FIELDS = [
     ("karma", np.float64, (MAX_PLAYERS,)),  # public record: > 0 acted for the leader, < 0 against
     # belief[i, j]: what i alone has seen of j (attacks on i, help to i), same sign as karma
     ("belief", np.float64, (MAX_PLAYERS, MAX_PLAYERS)),
+    ("acted", np.int64, (MAX_PLAYERS,)),  # changes of the record each seat made as the actor
     ("dist", np.int64, (MAX_PLAYERS,)),  # scratch: distance from the player choosing a play
     ("enemy", np.float64, (MAX_PLAYERS,)),  # scratch: the deciding bot's enemy score per seat
     ("buf", np.int64, (MAX_CARDS,)),  # scratch: General Store, Kit Carlson's look, the deal
