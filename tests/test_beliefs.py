@@ -10,7 +10,7 @@ from simcore.engine.play import NO_FEATURE, play_games
 from simcore.engine.state import S_DECK_N, S_DISC_N, S_ENEMY_FOR, S_N, S_OVER, new_states
 from simcore.engine.tables import pack_tables
 from simcore.engine.theme import load_theme
-from simcore.engine.vocab import RU_TURN_CAP
+from simcore.engine.vocab import R_OUTLAW, RU_TURN_CAP
 from strategies.params import P_ANSWER_MIN_BANGS, P_TAKE_HITS_ABOVE
 from strategies.policy import (
     choose_action,
@@ -152,9 +152,11 @@ def decisions(G, T, p):
     return play, worst, int(jesse_source(G, p)), pedro
 
 
-def permute_hidden(G, p, rng):
+def permute_hidden(G, p, rng, signed=False):
     """Shuffle what p cannot see: other living players' hand cards together with the draw
-    pile (sizes kept), and the roles of living players other than p and the leader."""
+    pile (sizes kept), and the roles of living players other than p and the leader. signed:
+    each permuted seat's belief row signed for its new role, as kernel.record would have
+    made it (an outlaw's is the public row negated)."""
     n = G.s[S_N]
     others = [q for q in range(n) if q != p and G.alive[q]]
     cards = [int(c) for q in others for c in G.hand[q, : G.hand_n[q]]]
@@ -168,10 +170,13 @@ def permute_hidden(G, p, rng):
             i += 1
     G.deck[:deck_n] = cards[i:]
     hidden = [q for q in others if q != 0]
+    public = {q: G.belief[q] * (-1 if G.role[q] == R_OUTLAW else 1) for q in hidden}
     roles = [int(G.role[q]) for q in hidden]
     rng.shuffle(roles)
     for q, r in zip(hidden, roles, strict=True):
         G.role[q] = r
+        if signed:
+            G.belief[q] = public[q] * (-1 if r == R_OUTLAW else 1)
     G.s[S_ENEMY_FOR] = 0  # the bots' enemy scores computed anew, not kept from before
 
 

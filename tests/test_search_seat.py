@@ -8,6 +8,7 @@ import numba
 import numpy as np
 import pytest
 from scenario import FOUR, PLAIN, Table
+from test_beliefs import permute_hidden
 from test_search import CRIPPLED
 from typer.testing import CliRunner
 
@@ -21,7 +22,6 @@ from simcore.engine.state import (
     PH_PLAY,
     S_CUR,
     S_DECK_N,
-    S_ENEMY_FOR,
     S_N,
     S_OVER,
     S_PAUSED,
@@ -32,7 +32,7 @@ from simcore.engine.state import (
 )
 from simcore.engine.tables import pack_tables
 from simcore.engine.theme import load_theme
-from simcore.engine.vocab import R_LEADER, R_OUTLAW, ROLES
+from simcore.engine.vocab import ROLES
 from simcore.studies.batch import SIDE_OF
 from strategies.presets import Search, resolve_strategy
 
@@ -149,33 +149,6 @@ def test_the_same_games_for_any_thread_count_and_chunk():
     assert np.array_equal(two.searched[12:], tail.searched)
 
 
-def permute_hidden_consistently(G, p, rng):
-    """Shuffle what p cannot see into another state p cannot tell apart: other living
-    hands' cards with the draw pile (sizes kept) and the hidden roles, each permuted seat's
-    belief row signed for its new role (kernel.record: an outlaw's is the public row
-    negated)."""
-    n = G.s[S_N]
-    others = [q for q in range(n) if q != p and G.alive[q]]
-    cards = [int(c) for q in others for c in G.hand[q, : G.hand_n[q]]]
-    deck_n = G.s[S_DECK_N]
-    cards += [int(c) for c in G.deck[:deck_n]]
-    rng.shuffle(cards)
-    i = 0
-    for q in others:
-        for j in range(G.hand_n[q]):
-            G.hand[q, j] = cards[i]
-            i += 1
-    G.deck[:deck_n] = cards[i:]
-    hidden = [q for q in others if G.role[q] != R_LEADER]
-    public = {q: G.belief[q].copy() * (-1 if G.role[q] == R_OUTLAW else 1) for q in hidden}
-    roles = [int(G.role[q]) for q in hidden]
-    rng.shuffle(roles)
-    for q, r in zip(hidden, roles, strict=True):
-        G.role[q] = r
-        G.belief[q] = public[q] * (-1 if r == R_OUTLAW else 1)
-    G.s[S_ENEMY_FOR] = 0
-
-
 def test_its_decisions_ignore_what_it_cannot_see():
     """At real mid-game decisions of a searching seat, permuting other hands, the draw pile
     and the hidden roles changes neither the option taken nor any option's rollout wins."""
@@ -197,7 +170,7 @@ def test_its_decisions_ignore_what_it_cannot_see():
             continue
         before = searched_decision(tables, G, strategy, seed=3, game=int(g))
         for _ in range(2):
-            permute_hidden_consistently(G, p, rng)
+            permute_hidden(G, p, rng, signed=True)
             after = searched_decision(tables, G, strategy, seed=3, game=int(g))
             assert after.code == before.code
             assert np.array_equal(after.options, before.options)
