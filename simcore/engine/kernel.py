@@ -719,6 +719,18 @@ def take_card(G, p, opt):
 
 
 @njit(cache=True, inline="always")
+def first_twin(G, T, p, i):
+    """The first card of p's hand up to i with hand card i's name and destiny: the same
+    card to play or discard."""
+    c = G.hand[p, i]
+    for j in range(i):
+        d = G.hand[p, j]
+        if T.card_name[d] == T.card_name[c] and T.card_destiny[d] == T.card_destiny[c]:
+            return j
+    return i
+
+
+@njit(cache=True, inline="always")
 def add_action(G, n, i, tgt, opt, s, best, best_s):
     """List play n (hand index i, target, option) unless the list is full; s is its score
     when legal_actions chooses (else 0.0): the first play scoring more than best_s becomes
@@ -775,12 +787,7 @@ def legal_actions(G, T, p, choose=False):
         if G.hand_n[p] - 1 < T.card_cost[c]:
             continue
         if seen and low:  # the same name: the same play unless the destinies differ
-            seen = False
-            for j in range(i):
-                d = G.hand[p, j]
-                if T.card_name[d] == T.card_name[c] and T.card_destiny[d] == T.card_destiny[c]:
-                    seen = True
-                    break
+            seen = first_twin(G, T, p, i) < i
         if seen:
             continue
         if e == E_BANG or (e == E_MISSED and G.ability[p] == A_BANG_MISSED_SWAP):

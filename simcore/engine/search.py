@@ -39,7 +39,15 @@ from typing import NamedTuple
 import numpy as np
 
 from simcore.engine.jit import njit
-from simcore.engine.kernel import NO_STOP, play_on, seat_strategies, setup_game, shuffle, verify
+from simcore.engine.kernel import (
+    NO_STOP,
+    first_twin,
+    play_on,
+    seat_strategies,
+    setup_game,
+    shuffle,
+    verify,
+)
 from simcore.engine.limits import MAX_ACTIONS, MAX_PLAYERS
 from simcore.engine.rng import GOLDEN, mix64, rng_below, rng_next, rng_seed
 from simcore.engine.state import (
@@ -245,13 +253,7 @@ def options(G, T, opts):
     p = G.s[S_CUR]
     m = 0
     for i in range(G.hand_n[p]):
-        c = G.hand[p, i]
-        first = i
-        for j in range(i):
-            d = G.hand[p, j]
-            if T.card_name[d] == T.card_name[c] and T.card_destiny[d] == T.card_destiny[c]:
-                first = j
-                break
+        first = first_twin(G, T, p, i)
         if first == i:
             opts[m, 0] = i + 2
             m += 1
