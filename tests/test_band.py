@@ -73,6 +73,9 @@ def test_band_finds_both_ends_of_a_known_band(toy):
             assert e["gain_low"] <= 0.01, (end.end, role, e)
     pushes = [m for m in toy.moves if m.kind == "push" and m.role == "renegade"]
     assert all(m.kept for m in pushes) and {m.end for m in pushes} == {"low", "high"}
+    # the others re-respond after a kept push only (the profile is unchanged by the rest)
+    kept = sum(m.kept for m in toy.moves if m.kind == "push")
+    assert sum(m.kind == "respond" for m in toy.moves) == 2 * kept < 2 * 2 * 3
 
 
 def test_band_rows_and_presets_replay(toy):

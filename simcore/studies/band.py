@@ -11,8 +11,10 @@ The search, per end (low, high) of one side's rate, from a start profile (`tuned
 1. each role in turn pushes: a best response whose aim is that side's rate, down or up,
    while the role keeps its own win rate within epsilon of what its current parameters
    give (`simcore.studies.tune.Aim`); the push is kept if it moved the side the right way;
-2. after each push every other role re-responds (a best response for its own win rate,
-   kept when it gains), so the profile stays near an equilibrium;
+2. after each push that is kept, every other role re-responds (a best response for its own
+   win rate, kept when it gains), so the profile stays near an equilibrium; a push that is
+   not kept leaves the profile as it was, with nothing to respond to (the ends' checks in 3
+   measure how near an equilibrium the profile is);
 3. the end profile's side rates are measured on fresh deals, and its exploitability inside
    the parameter family per role (a best response each), so a reader sees how near an
    equilibrium each end is: an end whose role gains exceed epsilon is flagged.
@@ -176,13 +178,14 @@ def band(
                     matrix[ROLES.index(role)] = res.vector
                 moves.append(Move(end, r + 1, role, "push", res.gain, res.side_move, kept,
                                   res.games_used))  # fmt: skip
-                for other in (o for o in roles if o != role):
+                # a push not kept leaves the profile as it was: nothing to respond to
+                for other in (o for o in roles if o != role) if kept else ():
                     res = _respond(theme_id, players, matrix, other, OWN, respond, seed, folder,
                                    f"{side}-{end}/r{r}-{role}-then-{other}", backend, table)  # fmt: skip
-                    kept = res.gain > 0
-                    if kept:
+                    better = res.gain > 0
+                    if better:
                         matrix[ROLES.index(other)] = res.vector
-                    moves.append(Move(end, r + 1, other, "respond", res.gain, 0.0, kept,
+                    moves.append(Move(end, r + 1, other, "respond", res.gain, 0.0, better,
                                       res.games_used))  # fmt: skip
         ends[end] = matrix
     fresh = sub_seed(seed, "band", "final")
