@@ -34,6 +34,7 @@ from reports.names import Names, load_names
 from reports.verdict import Targets, band_text, reference_text, verdict_groups, with_targets
 from simcore.engine import vocab
 from simcore.engine.request import safe_name
+from simcore.engine.theme import load_theme
 from simcore.errors import UserError, one_line
 from simcore.runs.cells import SIDES, collect_cells, scan_seats
 from simcore.runs.precision import ABOVE, precision_lines
@@ -746,13 +747,18 @@ def run_warnings(report: RunReport) -> list[str]:
 
 def tuned_fallbacks(report: RunReport) -> list[str]:
     """A line per theme whose configurations play `tuned` without tuned values of their own
-    (strategies.presets.tuned_theme): they play another theme's, classic's."""
+    (strategies.presets.tuned_theme): they play another theme's, the shipped theme's an
+    edited copy names, else classic's."""
     lines = []
+    files = (report.manifest or {}).get("theme_files") or {}
     for theme in report.tables["summary"]["theme"].unique(maintain_order=True):
         labels = [c.split("/") for c in report.configs]
         strategies = [p[2] for p in labels if len(p) > 2 and p[0] == theme]
         plays = {p.rpartition("=")[2] for s in strategies for p in s.split(",")}
-        source = tuned_theme(theme)
+        try:  # an edited copy of a shipped theme plays that theme's values (Theme.plays_as)
+            source = tuned_theme(load_theme(files.get(theme, theme)).plays_as)
+        except (ValueError, OSError):
+            source = tuned_theme(theme)
         if "tuned" in plays and source != theme:
             title = report.names.titles.get(theme, theme)
             lines.append(

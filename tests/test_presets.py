@@ -167,6 +167,34 @@ def test_a_report_says_first_when_tuned_played_another_themes_values(tmp_path):
     assert page.index("has no tuned values of its own") < page.index('id="glance"')
 
 
+def test_an_edited_shipped_theme_plays_that_themes_tuned_values(tmp_path):
+    """An edited copy of star_wars (a designer's what-if, or a balance variant file) plays
+    under a label of its own (own_id) but star_wars' tuned values, not classic's, and its
+    report names them."""
+    from typer.testing import CliRunner
+
+    from reports.report import load_report, run_warnings
+    from simcore.cli import app
+    from simcore.engine.theme import load_theme
+
+    edited = tmp_path / "what_if.toml"
+    edited.write_text((ROOT / "configs/themes/star_wars.toml").read_text().replace(
+        'title = "BANG! Star Wars"', 'title = "What if"', 1))  # fmt: skip
+    theme = load_theme(str(edited))
+    assert (theme.id, theme.plays_as) == ("what_if", "star_wars")
+    own = resolve_strategy("tuned", 5, theme.plays_as).matrix
+    assert np.array_equal(own, resolve_strategy("tuned", 5, "star_wars").matrix)
+    assert not np.array_equal(own, resolve_strategy("tuned", 5, "classic").matrix)
+    block = play_games(theme, 5, 30, seed=2, strategy="tuned")
+    same = play_games("star_wars", 5, 30, seed=2, strategy="tuned")
+    assert np.array_equal(block.winner, same.winner)  # same rules, same values: same games
+    args = ["run", "--theme", str(edited), "--players", "5", "--games", "40", "--strategy",
+            "tuned", "--out", str(tmp_path / "run")]  # fmt: skip
+    assert CliRunner().invoke(app, args).exit_code == 0
+    (line,) = [w for w in run_warnings(load_report(tmp_path / "run")) if "tuned" in w]
+    assert "star_wars's (strategies/tuned/star_wars.toml)" in line
+
+
 def test_walking_dead_is_not_classic_renamed():
     """Whether walking_dead needs tuned values of its own: under the same seed and the same
     (classic's) tuned values it deals the same roles but plays other games than classic

@@ -203,7 +203,7 @@ def tune(
             fail(str(e))
         finally:
             bar.close()
-        matrix = resolve_strategy(field, counts[0], load_theme(theme).id).matrix.copy()
+        matrix = resolve_strategy(field, counts[0], load_theme(theme).plays_as).matrix.copy()
         matrix[ROLES.index(role)] = result.vector
         save(folder / "best.toml", preset_toml("best", {counts[0]: matrix}, result.summary()))
         typer.echo(result.summary())

@@ -132,7 +132,7 @@ def paused_games(
     (each the same game play_games plays, up to there; one that ended earlier is over)."""
     theme = load_theme(theme)
     check_players(theme, players)
-    strat = resolve_strategy(strategy, players, theme.id)
+    strat = resolve_strategy(strategy, players, theme.plays_as)
     games = np.asarray(games, np.int64)
     paused = new_states(len(games))
     with np.errstate(over="ignore"):
@@ -163,7 +163,7 @@ def _start(theme, state, seat, seed, strategy):
         raise ValueError("seed must be between -1 (the state's own stream) and 2**63 - 1")
     start = new_states(1)
     start[0] = state
-    return theme, copies(start).words[0], resolve_strategy(strategy, players, theme.id)
+    return theme, copies(start).words[0], resolve_strategy(strategy, players, theme.plays_as)
 
 
 def sample_worlds(theme, state, seat, seed, worlds, strategy=DEFAULT_PRESET) -> np.recarray:

@@ -344,7 +344,7 @@ def play_games(
         raise ValueError("games must be at least 0")
     if not 0 <= seed < 2**63:
         raise ValueError("seed must be between 0 and 2**63 - 1")
-    strat = resolve_strategy(strategy, players, theme.id)
+    strat = resolve_strategy(strategy, players, theme.plays_as)
     feat = parse_feature(theme, feature, players)
     pool = character_pool(theme, characters, players - (feat[0] >= 0), exclude=feat[0])
     rows = strat.role_preset.reshape(1, 4)

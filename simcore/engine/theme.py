@@ -90,6 +90,13 @@ class Theme:
     # the shipped theme whose id the file gives while playing something else (own_id), else None
     shipped_id: str | None = None
 
+    @property
+    def plays_as(self) -> str:
+        """The theme id whose shipped strategy values (`tuned`) this theme plays: its own, or
+        for an edited copy of a shipped theme (own_id) the shipped id it gave, so that an
+        edited Star Wars plays Star Wars' tuned values (strategies.presets.tuned_theme)."""
+        return self.shipped_id or self.id
+
     def player_counts(self) -> list[int]:
         """The player counts this theme has a role table for, ascending."""
         return [n for n in range(limits.MAX_PLAYERS + 1) if self.tables.roles[n, 0] >= 0]

@@ -258,7 +258,7 @@ def read_problem(source: str | Path, seed: int | None = None, retune: str | None
                     f"players (supported: {', '.join(map(str, theme.player_counts()))})"
                 )
             try:
-                configs.append(Config(theme, n, resolve_strategy(strategy, n, theme.id)))
+                configs.append(Config(theme, n, resolve_strategy(strategy, n, theme.plays_as)))
             except ValueError as e:
                 raise BalanceError(f"{name}: balance.strategy: {e}") from None
     budget = read_budget(spec.get("search", {}), name)

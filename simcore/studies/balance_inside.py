@@ -183,7 +183,7 @@ def run_stage(
             spec, games = retune(problem, config, v, name, start, budget, out, arena)
             specs[v][config.label] = spec
             tune_games += games
-            strategy = resolve_strategy(spec, config.players, config.theme.id)
+            strategy = resolve_strategy(spec, config.players, config.theme.plays_as)
             items.append((themes[config.theme.id], config, strategy))
     final = name == "final"
     seed = sub_seed(problem.seed, "final" if final else ("inside", name))

@@ -158,7 +158,7 @@ def band(
     if not 0 < epsilon < 1:
         raise ValueError(f"epsilon must be a share in (0, 1), got {epsilon!r}")
     table = table or EngineTable(theme, players, backend)
-    first = resolve_strategy(start, players, theme.id)
+    first = resolve_strategy(start, players, theme.plays_as)
     roles = roles_at(theme, players)
     folder = Path(out)
     moves: list[Move] = []
@@ -405,7 +405,7 @@ def replay(
     n = min(games, REPLAY_GAMES)
     keys = [(b.side, end) for b in bands for end in ENDS]
     works = [
-        Work(theme, players, resolve_strategy(b.strategy(end), players, theme.id), seed, n)
+        Work(theme, players, resolve_strategy(b.strategy(end), players, theme.plays_as), seed, n)
         for b in bands
         for end in ENDS
     ]

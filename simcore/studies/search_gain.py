@@ -119,7 +119,7 @@ def search_gain(
             raise ValueError(
                 f"no {r} at {players} players in {theme.id!r} (roles: {', '.join(at)})"
             )
-    field = resolve_strategy(strategy, players, theme.id)
+    field = resolve_strategy(strategy, players, theme.plays_as)
     if field.search:
         raise ValueError("the field of exploit --method search cannot search itself")
     out = []
@@ -129,7 +129,7 @@ def search_gain(
         r = ROLES.index(role)
         by_role = dict(zip(ROLES, field.by_role, strict=True))
         by_role[role] = search_spec(search, by_role[role])
-        searching = resolve_strategy(by_role, players, theme.id)
+        searching = resolve_strategy(by_role, players, theme.plays_as)
         seeds = [sub_seed(seed, "search", role, k) for k in range(math.ceil(games / CHUNK))]
         sizes = [min(CHUNK, games - k * CHUNK) for k in range(len(seeds))]
         works = []

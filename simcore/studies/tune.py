@@ -274,7 +274,7 @@ def best_response(
     role = ROLES.index(settings.role)
     if role not in theme.tables.roles[settings.players, : settings.players]:
         raise ValueError(f"no {settings.role} at {settings.players} players in {theme.id!r}")
-    field = resolve_strategy(settings.field, settings.players, theme.id)
+    field = resolve_strategy(settings.field, settings.players, theme.plays_as)
     if field.search:
         raise ValueError(
             "a parameter search cannot face a field that searches (search:...): "
@@ -436,7 +436,7 @@ def iterate(
     role) and the trail. `table`: as best_response's."""
     theme = load_theme(theme_id)
     check_players(theme, players)
-    matrix = resolve_strategy(start, players, theme.id).matrix.copy()
+    matrix = resolve_strategy(start, players, theme.plays_as).matrix.copy()
     steps: list[Step] = []
     for r in range(rounds):
         best = -1.0
