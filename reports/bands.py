@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from simcore.engine.request import split_label
 from simcore.engine.theme import ThemeError, load_theme
 from simcore.studies.band import ENDS, Replayed, replay
 
@@ -37,14 +38,14 @@ def config_bands(manifest: dict[str, Any] | None, summary: pl.DataFrame) -> dict
     for config, theme_id, players, games in summary.select(
         "config", "theme", "players", "games"
     ).iter_rows():
-        parts = config.split("/")
-        if len(parts) != 3:  # a pool, a featured character or overrides: another game
+        parts = split_label(config)
+        if parts.extras:  # a pool, a featured character or overrides: another game
             continue
         try:
             theme = load_theme(files.get(theme_id, theme_id))
         except ThemeError:
             continue
-        found = replay(theme, players, seed, games, start=parts[2])
+        found = replay(theme, players, seed, games, start=parts.strategy)
         if found is not None:
             out[config] = found
     return out

@@ -33,7 +33,7 @@ from reports.levels import strategy_levels
 from reports.names import Names, load_names
 from reports.verdict import Targets, band_text, reference_text, verdict_groups, with_targets
 from simcore.engine import vocab
-from simcore.engine.request import safe_name
+from simcore.engine.request import safe_name, split_label
 from simcore.engine.theme import load_theme
 from simcore.errors import UserError, one_line
 from simcore.runs.cells import SIDES, collect_cells, scan_seats
@@ -752,8 +752,8 @@ def tuned_fallbacks(report: RunReport) -> list[str]:
     lines = []
     files = (report.manifest or {}).get("theme_files") or {}
     for theme in report.tables["summary"]["theme"].unique(maintain_order=True):
-        labels = [c.split("/") for c in report.configs]
-        strategies = [p[2] for p in labels if len(p) > 2 and p[0] == theme]
+        labels = [split_label(c) for c in report.configs]
+        strategies = [p.strategy for p in labels if p.strategy and p.theme == theme]
         plays = {p.rpartition("=")[2] for s in strategies for p in s.split(",")}
         try:  # an edited copy of a shipped theme plays that theme's values (Theme.plays_as)
             source = tuned_theme(load_theme(files.get(theme, theme)).plays_as)

@@ -35,6 +35,7 @@ import polars as pl
 from reports.html import pct
 from reports.levels import shared_settings
 from reports.names import Names
+from simcore.engine.request import split_label
 from simcore.errors import UserError
 from simcore.runs.cells import SIDES
 
@@ -173,7 +174,7 @@ def verdict_groups(
         {
             "theme": theme,
             "players": players,
-            "strategy": label.split("/")[2] if label.count("/") >= 2 else None,
+            "strategy": split_label(label).strategy or None,
             **known.get(label, {}),
             "label": label,
         }
@@ -213,7 +214,7 @@ def band_text(row: dict[str, Any]) -> str:
 def _line(top, top_rows, weaker, rows, names: Names, targets: Targets | None) -> str:
     theme, players = top["theme"], top["players"]
     head = f"{names.titles.get(theme, theme)}, {players} players"
-    extras = top["label"].split("/")[3:]  # pool, feature, overrides as the label gives them
+    extras = split_label(top["label"]).extras  # pool, feature, overrides as the label gives
     if extras:
         head += f" ({', '.join(extras)})"
     level = f"under {top['strategy']} play" if top.get("strategy") else "as played"

@@ -25,6 +25,7 @@ from reports.verdict import (
     with_targets,
 )
 from simcore.cli import app
+from simcore.engine.request import config_label, split_label
 from simcore.runs.experiment import run_experiment
 from simcore.runs.runfolder import MANIFEST
 
@@ -243,3 +244,20 @@ def test_the_readme_notebook_lines_give_every_table(two_factor_run, monkeypatch)
     assert all(isinstance(t, pl.DataFrame) for t in tables.values())
     assert tables["sides"].height == 4 * 3  # four cells, three sides
     assert simcore.report_tables(two_factor_run)["effects"].equals(tables["effects"])
+
+
+def test_a_strategy_named_by_its_file_path_stays_one_part_of_the_label():
+    """A --strategy spec that names a presets file by its path (a band's end preset) keeps
+    its "/"s in the configuration label; the verdict line reads it back as the strategy,
+    not as a pool or overrides."""
+    spec = f"{Path(simcore.__file__).parent.parent}/strategies/tuned/classic.toml:tuned"
+    label = config_label("classic", 5, f"renegade={spec}", ["Jourdonnais"])
+    parts = split_label(label)
+    assert (parts.theme, parts.players, parts.extras) == ("classic", "5p", ["pool:Jourdonnais"])
+    assert f"renegade={spec}" in parts.strategy and parts.strategy.startswith("leader=")
+    assert split_label("classic/5p/tuned") == ("classic", "5p", "tuned", [])
+    plain = LEVELS.filter(pl.col("config") == "classic/5p/tuned")
+    (line,) = verdict_lines(
+        [], plain.with_columns(pl.lit(f"classic/5p/{spec}").alias("config")), NAMES
+    )
+    assert line.startswith(f"BANG!, 5 players: under {spec} play the Sheriff's side")

@@ -9,6 +9,7 @@ import difflib
 import hashlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from typing import NamedTuple
 
 from simcore.engine import limits
 from simcore.engine.theme import Theme
@@ -48,7 +49,7 @@ def config_label(
     >>> config_label("classic", 5, "basic")
     'classic/5p/basic'
     >>> config_label("classic", 4, {"leader": "random"}, ["Jourdonnais"])
-    'classic/4p/leader=random,deputy=basic,outlaw=basic,renegade=basic/pool:Jourdonnais'
+    'classic/4p/leader=random,deputy=smart,outlaw=smart,renegade=smart/pool:Jourdonnais'
     """
     parts = [theme_id, f"{players}p", strategy_label(strategy)]
     if characters is not None:
@@ -63,10 +64,34 @@ def config_label(
     return "/".join(parts)
 
 
+class LabelParts(NamedTuple):
+    """A configuration label read back (split_label)."""
+
+    theme: str
+    players: str  # "5p"
+    strategy: str  # a --strategy spec
+    extras: list[str]  # the pool, the featured character, an experiment's overrides
+
+
+def split_label(label: str) -> LabelParts:
+    """A configuration label's parts. The strategy may name a presets file by its path, whose
+    "/"s belong to it: it runs to the last part that names one (``.toml:NAME``).
+
+    >>> split_label("classic/5p/basic/pool:Jourdonnais")
+    LabelParts(theme='classic', players='5p', strategy='basic', extras=['pool:Jourdonnais'])
+    >>> split_label("classic/5p//runs/band/leader_low.toml:leader_low").strategy
+    '/runs/band/leader_low.toml:leader_low'
+    """
+    parts = label.split("/")
+    end = max([2] + [j for j in range(2, len(parts)) if ".toml:" in parts[j]])
+    return LabelParts(parts[0], parts[1] if len(parts) > 1 else "", "/".join(parts[2 : end + 1]),
+                      parts[end + 1 :])  # fmt: skip
+
+
 def strategy_label(strategy: Strategy) -> str:
     """The canonical name of a strategy: the preset name when every role plays the same one,
     else ``role=preset,...`` for all four roles in canonical order (roles not given play
-    `basic`). ValueError (one line) for an unknown preset or role."""
+    `smart`, DEFAULT_PRESET). ValueError (one line) for an unknown preset or role."""
     return resolve_strategy(strategy).label()
 
 
