@@ -134,9 +134,9 @@ def toy_search(problem, out: Path, map_fn=None):
 def test_retuning_inside_finds_the_value_that_survives_adaptation(tmp_path):
     """The fixed-strategy search picks k = 2, which adapted outlaws take apart; the
     re-tuning search picks k = 0, and reports the three distances for every front variant.
-    Only the outlaws move the leader's side here, and a push of theirs is one they take back
-    when they next respond for their own rate: the band is a point, its worst end the own
-    play's distance."""
+    Only the outlaws move the leader's side here, by a push that costs them at most
+    epsilon: the band holds the own play (its start) and reaches at most that push beyond
+    it, so its worst end is the own play's distance or a little worse."""
     problem = toy_problem(tmp_path, more="band_epsilon = 0.01")
     toy = Toy()
     fixed = measure(problem, search(problem, None, toy.map), None, toy.map)
@@ -150,7 +150,8 @@ def test_retuning_inside_finds_the_value_that_survives_adaptation(tmp_path):
     printed = answer.variants[0]
     assert printed.distance_own_play == pytest.approx(0.22, abs=0.01)
     for var in answer.variants:
-        assert var.distance_band_worst == pytest.approx(var.distance_own_play, abs=0.005)
+        own = var.distance_own_play
+        assert own - 1e-9 <= var.distance_band_worst <= own + 0.01
         found = json.loads((tmp_path / "out" / "inside" / "band" / balance_inside.key_of(
             var.choice) / "classic-4p" / "leader" / "band.json").read_text())  # fmt: skip
         assert any(m["kept"] and m["kind"] == "push" and m["role"] == "outlaw"

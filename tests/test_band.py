@@ -15,7 +15,7 @@ from reports.names import Names
 from reports.verdict import verdict_lines
 from simcore.cli import app
 from simcore.engine.vocab import R_LEADER, R_OUTLAW, R_RENEGADE
-from simcore.studies.band import BANDS_ENV, band
+from simcore.studies.band import BANDS_ENV, End, band, band_ends
 from simcore.studies.tune import Aim, Space
 
 SPACE = Space.full()
@@ -73,9 +73,26 @@ def test_band_finds_both_ends_of_a_known_band(toy):
             assert e["gain_low"] <= 0.01, (end.end, role, e)
     pushes = [m for m in toy.moves if m.kind == "push" and m.role == "renegade"]
     assert all(m.kept for m in pushes) and {m.end for m in pushes} == {"low", "high"}
+    assert toy.low.rate <= toy.centre <= toy.high.rate
+    assert set(toy.profiles) == {"start", "low", "high"}
     # the others re-respond after a kept push only (the profile is unchanged by the rest)
     kept = sum(m.kept for m in toy.moves if m.kind == "push")
     assert sum(m.kind == "respond" for m in toy.moves) == 2 * kept < 2 * 2 * 3
+
+
+def test_the_band_spans_the_start_and_the_ends_within_epsilon():
+    """An end whose re-responses took the side back past the start, or which a role can
+    still exploit beyond epsilon, neither narrows nor widens the band: it runs over the
+    start and the ends within epsilon."""
+
+    def end(name, rate, within=True):
+        return End(name, f"{name}.toml:{name}", rate, rate, rate, {}, {}, within)
+
+    start = end("start", 0.554)
+    low, high = band_ends({"start": start, "low": end("low", 0.531), "high": end("high", 0.540)})
+    assert (low.end, high.end) == ("low", "start")
+    wide = {"start": start, "low": end("low", 0.40, within=False), "high": end("high", 0.70)}
+    assert [e.end for e in band_ends(wide)] == ["start", "high"]
 
 
 def test_band_rows_and_presets_replay(toy):
@@ -150,8 +167,11 @@ def test_shipped_bands_list_without_searching_and_replay(shipped, tmp_path):
         k: b["row"][k] for k in ("theme", "players", "side", "epsilon", "low", "high")
     }
     for end in ("low", "high"):
-        path = Path(row[f"{end}_strategy"].rpartition(":")[0])
-        assert path.is_absolute() and path.parent == bands.resolve()
+        if b[end]["end"] == "start":  # the start profile is an end: it ships as its name
+            assert row[f"{end}_strategy"] == "tuned"
+        else:
+            path = Path(row[f"{end}_strategy"].rpartition(":")[0])
+            assert path.is_absolute() and path.parent == bands.resolve()
         rate = renegade_rate(row[f"{end}_strategy"], b["final_games"], b["final_seed"])
         assert 100 * rate == pytest.approx(row[end], abs=1e-9)
     text = invoke(["band", "--shipped"], bands).output

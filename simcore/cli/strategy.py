@@ -453,9 +453,10 @@ def band(
 
     From the start profile, each role in turn pushes the side's rate down (then up) while
     keeping its own win rate within --epsilon points of its current play, and the other
-    roles re-respond; each end is re-measured on fresh deals, with its exploitability per
-    role (a best response each, with the same budget). Prints, per side, the centre and the
-    band from low to high with the end profiles as --strategy specs (saved as presets in --out).
+    roles re-respond; each end and the start are re-measured on fresh deals, with their
+    exploitability per role (a best response each, with the same budget). Prints, per side,
+    the centre and the band from low to high (over the start and the ends within epsilon)
+    with the end profiles as --strategy specs (saved as presets in --out).
     Rerun the same command to resume. --ship adds the bands found to the shipped ones, which
     reports show beside the rates; --shipped lists the shipped bands without searching.
 
@@ -521,6 +522,7 @@ def band(
                     final_games=budget["final_games"],
                     progress=announce,
                     backend=backend,
+                    start_check=folder / "start-check",
                 )  # fmt: skip
             )
         for b in results if ship else []:
@@ -538,9 +540,13 @@ def band(
             f"{100 * b.centre:.1f}% under {b.start}, band {100 * b.low.rate:.1f}%-"
             f"{100 * b.high.rate:.1f}% ({b.games:,} games)"
         )
-        for end in (b.low, b.high):
+        for end in b.profiles.values():
             gains = ", ".join(f"{r} {100 * e['gain']:+.1f}" for r, e in end.exploit.items())
-            flag = "" if end.within else f"  (a role gains more than {epsilon:g} points)"
+            flag = (
+                ""
+                if end.within
+                else f"  (a role gains more than {epsilon:g} points: not in the band)"
+            )
             typer.echo(
-                f"  {end.end:<4} {100 * end.rate:5.1f}%  {end.strategy}  best responses: {gains}{flag}"
+                f"  {end.end:<5} {100 * end.rate:5.1f}%  {end.strategy}  best responses: {gains}{flag}"
             )

@@ -17,7 +17,12 @@ The search, per end (low, high) of one side's rate, from a start profile (`tuned
    measure how near an equilibrium the profile is);
 3. the end profile's side rates are measured on fresh deals, and its exploitability inside
    the parameter family per role (a best response each), so a reader sees how near an
-   equilibrium each end is: an end whose role gains exceed epsilon is flagged.
+   equilibrium each end is: an end whose role gains exceed epsilon is flagged;
+4. the band runs from the lowest to the highest rate over the start profile (measured and
+   checked the same way, on the same deals) and the searched ends that are within epsilon:
+   an end the search could not keep near an equilibrium, or one that moved the wrong way
+   (the re-responses after its pushes can take the side back past the start), does not
+   narrow or widen it.
 
 Every best response keeps its state in its own folder under `out`, so a rerun resumes; the
 same seed gives the same band; `backend` plays on Ray as the other searches do. The two end
@@ -98,6 +103,10 @@ class End:
 
 @dataclass
 class Band:
+    """A side's band: `low` and `high` are the lowest and highest of its rate over the start
+    profile and the searched ends within epsilon (`profiles`: every profile measured, the
+    start's and both searched ends', with its exploitability)."""
+
     theme: str
     players: int
     side: str
@@ -108,6 +117,7 @@ class Band:
     final_games: int
     low: End
     high: End
+    profiles: dict[str, End] = field(default_factory=dict)  # "start", "low", "high"
     moves: list[Move] = field(default_factory=list)
     games: int = 0
 
@@ -147,10 +157,13 @@ def band(
     progress: Callable[[str], None] | None = None,
     backend: Backend | None = None,
     table: Any = None,
+    start_check: Path | None = None,
 ) -> Band:
     """The band of `side`'s win rate at (theme, players), from the profile `start`: see the
     module doc. push, respond, check: best-response budgets (Settings fields) of the pushes,
-    the re-responses and the ends' exploitability checks."""
+    the re-responses and the profiles' exploitability checks; start_check: the folder of the
+    start profile's check (default out/start-check), which the bands of several sides of one
+    table can share."""
     theme = load_theme(theme_id)
     check_players(theme, players)
     if side not in WINNERS:
@@ -189,38 +202,53 @@ def band(
                                       res.games_used))  # fmt: skip
         ends[end] = matrix
     fresh = sub_seed(seed, "band", "final")
-    centre = measure(table, first.matrix, first.role_preset, fresh, final_games)
-    games = sum(m.games for m in moves) + final_games
-    results = {}
-    for end, matrix in ends.items():
-        name = f"{side}_{end}"
-        spec = _save_preset(folder, name, players, matrix, theme.id, side, end, epsilon, start)
+    games = sum(m.games for m in moves)
+
+    def measured(name: str, spec: str, matrix: np.ndarray, check_folder: Path) -> End:
+        """A profile's rates on the fresh deals and its exploitability per role."""
+        nonlocal games
         won = measure(table, matrix, first.role_preset, fresh, final_games)
         k = int(np.count_nonzero(won == WINNERS.index(side)))
         lo, hi = wilson_interval(k, final_games)
+        if progress:
+            progress(f"{side} {name}: the profile's exploitability")
         ex = exploitability(
-            spec, theme_id, players, sub_seed(seed, "band", "check", end),
-            folder / f"{name}-check", br=check, backend=backend, table=table,
+            spec, theme_id, players, sub_seed(seed, "band", "check", name), check_folder,
+            br=check, backend=backend, table=table,
         )  # fmt: skip
         games += final_games + sum(x.games_used for x in ex.roles)
         exploit = {
             x.settings.role: {"gain": x.gain, "gain_low": x.gain_low, "gain_high": x.gain_high}
             for x in ex.roles
         }
-        if progress:
-            progress(f"{side} {end}: the end's exploitability")
-        results[end] = End(
-            end, spec, k / final_games, lo, hi,
+        return End(
+            name, spec, k / final_games, lo, hi,
             {s: float(np.mean(won == i)) for i, s in enumerate(WINNERS)},
             exploit, all(e["gain"] <= epsilon for e in exploit.values()),
         )  # fmt: skip
+
+    # the start's check does not depend on the side: every side's band shares it
+    profiles = {
+        "start": measured("start", start, first.matrix, start_check or folder / "start-check")
+    }
+    for end, matrix in ends.items():
+        name = f"{side}_{end}"
+        spec = _save_preset(folder, name, players, matrix, theme.id, side, end, epsilon, start)
+        profiles[end] = measured(end, spec, matrix, folder / f"{name}-check")
     answer = Band(
-        theme.id, players, side, epsilon, start,
-        float(np.mean(centre == WINNERS.index(side))), fresh, final_games, results["low"],
-        results["high"], moves, games,
+        theme.id, players, side, epsilon, start, profiles["start"].rate, fresh, final_games,
+        *band_ends(profiles), profiles, moves, games,
     )  # fmt: skip
     write_atomic(folder / RESULT, (json.dumps(asdict(answer), indent=1) + "\n").encode())
     return answer
+
+
+def band_ends(profiles: dict[str, End]) -> tuple[End, End]:
+    """The profiles at the band's low and high ends: the lowest and highest rate over the
+    start and the searched ends within epsilon (the start whatever its check says: it is the
+    verdict the band is of)."""
+    inside = [profiles["start"]] + [profiles[e] for e in ENDS if profiles[e].within]
+    return min(inside, key=lambda e: e.rate), max(inside, key=lambda e: e.rate)
 
 
 def _respond(theme_id, players, matrix, role, aim, budget, seed, folder, name, backend, table):
@@ -334,7 +362,8 @@ def _shipped(row: dict[str, Any], path: Path) -> ShippedBand:
     specs = {}
     for end in ENDS:
         file, _, name = band.strategy(end).rpartition(":")
-        specs[f"{end}_strategy"] = f"{(path.parent / file).resolve()}:{name}"
+        if file.endswith(".toml"):  # else a preset's name (the start profile)
+            specs[f"{end}_strategy"] = f"{(path.parent / file).resolve()}:{name}"
     return replace(band, **specs)
 
 
@@ -343,11 +372,14 @@ def ship_band(answer: Band, folder: Path | None = None) -> ShippedBand:
     end presets copied beside THEME.json, its row replacing any of the same table and side."""
     folder = Path(folder) if folder is not None else bands_dir()
     specs = {}
-    for end in (answer.low, answer.high):
-        file, _, name = end.strategy.rpartition(":")
+    for end, profile in zip(ENDS, (answer.low, answer.high), strict=True):
+        file, _, name = profile.strategy.rpartition(":")
+        if not file.endswith(".toml"):  # the start profile, a preset: ships as its name
+            specs[f"{end}_strategy"] = profile.strategy
+            continue
         target = f"{answer.theme}-{answer.players}p-{name}.toml"
         write_atomic(folder / target, Path(file).read_bytes())
-        specs[f"{end.end}_strategy"] = f"{target}:{name}"
+        specs[f"{end}_strategy"] = f"{target}:{name}"
     row = (
         answer.row()
         | specs
