@@ -192,15 +192,28 @@ volcanic_bangs = 1
 renegade_lean = -1.5
 renegade_turn_alive = 4
 """
+# smart with every key of issue 20 (misplays experts saw) away from its default
+GROWN = """
+[grown]
+personal = { leader = 1, deputy = 0, outlaw = 1, renegade = 1 }
+enemy_min = 0.75
+renegade_turn_alive = 4
+guard_leader = 3
+aoe_spare_leader = 2
+take_value = 1.5
+dynamite_away = 60
+hold_volcanic = 2
+value_dead = 6
+"""
 
 
-@pytest.mark.parametrize("strategy", ["basic", "smart", "aggressive", "cautious", "knobs"])
+@pytest.mark.parametrize("strategy", ["basic", "smart", "aggressive", "cautious", "knobs", "grown"])
 def test_decisions_ignore_what_the_bot_cannot_see(strategy, tmp_path):
     """For many mid-game states, each living player's decisions are unchanged when other
     hands, hidden roles and the deck order are permuted."""
-    if strategy == "knobs":
-        (tmp_path / "knobs.toml").write_text(KNOBS)
-        strategy = f"{tmp_path / 'knobs.toml'}:knobs"
+    if strategy in ("knobs", "grown"):
+        (tmp_path / f"{strategy}.toml").write_text(KNOBS if strategy == "knobs" else GROWN)
+        strategy = f"{tmp_path / strategy}.toml:{strategy}"
     rng = np.random.default_rng(0)
     checked = 0
     for turns in (4, 9, 15):
