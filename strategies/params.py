@@ -54,7 +54,12 @@ P_HOLD_VOLCANIC = P_TEMPERED + 12  # with a Volcanic in play and this many BANG!
 #                                    waits until they are fired (0: never)
 P_VALUE_DEAD = P_TEMPERED + 13  # a card that cannot be played (a Beer with two left, a Jail
 #                                 with no one to jail) is worth this less
-N_PARAMS = P_TEMPERED + 14
+P_TAKE_COVER = P_TEMPERED + 14  # Panic!/Cat Balou on an enemy's Barrel or Mustang: + this
+P_JAIL_AFTER_BANG = P_TEMPERED + 15  # Jail a target at this life or less only after the
+#                                      BANG!s (scored below one) while holding one (0: never)
+P_KIT_DENY = P_TEMPERED + 16  # Kit Carlson keeps an attack card (put back: + this) when the
+#                               next player, who draws it, is an enemy
+N_PARAMS = P_TEMPERED + 17
 
 SCALARS = {
     "random": P_RANDOM,
@@ -86,6 +91,9 @@ SCALARS = {
     "dynamite_away": P_DYNAMITE_AWAY,
     "hold_volcanic": P_HOLD_VOLCANIC,
     "value_dead": P_VALUE_DEAD,
+    "take_cover": P_TAKE_COVER,
+    "jail_after_bang": P_JAIL_AFTER_BANG,
+    "kit_deny": P_KIT_DENY,
 }
 
 
@@ -158,6 +166,9 @@ KEYS: dict[str, Key] = {
     "dynamite_away": _key(REAL, 0.0, 200.0, (0.0, 110.0)),
     "hold_volcanic": _key(INT, 0, 10, (0, 4)),
     "value_dead": _key(REAL, 0.0, 100.0, (0.0, 15.0)),
+    "take_cover": _key(REAL, 0.0, 100.0, (0.0, 20.0)),
+    "jail_after_bang": _key(INT, 0, 99, (0, 4)),
+    "kit_deny": _key(REAL, 0.0, 100.0, (0.0, 15.0)),
     **{f"personal.{r}": _key(REAL, 0.0, 10.0, (0.0, 3.0)) for r in ROLES},
     **{f"value.{e}": _key(REAL, -100.0, 100.0, (0.0, 15.0)) for e in EFFECTS},
 }

@@ -81,8 +81,10 @@ from strategies.params import (
     P_GUARD_LEADER,
     P_HEAL_MISSING,
     P_HOLD_VOLCANIC,
+    P_JAIL_AFTER_BANG,
     P_KEEP_BANGS,
     P_KEEP_HEAL,
+    P_KIT_DENY,
     P_LEADER_SHOOTS_UNKNOWN,
     P_PEDRO_MIN_VALUE,
     P_PERSONAL,
@@ -92,6 +94,7 @@ from strategies.params import (
     P_RENEGADE_TURN_OUTLAWS,
     P_SPARE_LEADER,
     P_STORE_PLAY,
+    P_TAKE_COVER,
     P_TAKE_HITS_ABOVE,
     P_TAKE_VALUE,
     P_TEMPERED,
@@ -166,7 +169,8 @@ def enemy_of(G, w, p, q, certain, turned, alone):
                 return 10.0
             return -1.0 if G.life[0] <= w[P_SPARE_LEADER] else 1.0
         if G.life[0] <= w[P_GUARD_LEADER] and outlaws_left(G):
-            return -law  # the outlaws would finish a weak leader: a deputy again meanwhile
+            # the outlaws would finish a weak leader: keep off the law side meanwhile
+            return -law if law > 0.0 else 5.0 - law
         return 5.0 + w[P_RENEGADE_LEAN] * law  # lean > 0: the law side first
     return -10.0 if leader else -law
 
@@ -467,6 +471,8 @@ def base_score(G, T, w, p, i, e, tgt, opt, beer_works, my_reach):
         return -1.0
     low = w[P_FOCUS] / G.life[tgt]
     if e == E_JAIL:
+        if G.life[tgt] <= w[P_JAIL_AFTER_BANG] and count_playable_as(G, T, p, E_BANG) > 0:
+            return 20.0 + s  # below a BANG!: a shot that kills him wastes no Jail
         return 42.0 + s
     if e == E_STEAL or e == E_DISCARD_ANY:
         bonus = 0.0
@@ -477,6 +483,8 @@ def base_score(G, T, w, p, i, e, tgt, opt, beer_works, my_reach):
             bonus = 10.0
             if w[P_TAKE_VALUE] != 0.0:  # the card in play the bot values most, not the oldest
                 bonus += w[P_TAKE_VALUE] * w[P_VALUE + te]
+            if w[P_TAKE_COVER] != 0.0 and (te == E_BARREL or te == E_MUSTANG):
+                bonus += w[P_TAKE_COVER]  # his cover first: he is easier to hit without it
         return 40.0 + s + bonus
     if e == E_DUEL:
         if count_playable_as(G, T, p, E_BANG) < w[P_DUEL_MIN_BANGS]:
@@ -606,16 +614,39 @@ def pick_from(G, T, p, cards, n):
     return best
 
 
+@njit(cache=True, inline="always")
+def attacks(e):
+    """Is effect e one that hurts another player (what an enemy would play on you)?"""
+    return (
+        e == E_BANG
+        or e == E_BANG_ANY
+        or e == E_STEAL
+        or e == E_DISCARD_ANY
+        or e == E_DUEL
+        or e == E_GATLING
+        or e == E_INDIANS
+        or e == E_JAIL
+    )
+
+
 @njit(cache=True)
 def put_back(G, T, p, cards, n):
-    """Index in cards[:n] Kit Carlson returns to the deck: the least valuable."""
+    """Index in cards[:n] Kit Carlson returns to the deck: the least valuable, an attack card
+    worth `kit_deny` more when the next player (who draws it) is an enemy."""
     if is_random(G, p):
         return rng_below(G.rng, n)
     w = G.w[p]
+    deny = 0.0
+    if w[P_KIT_DENY] != 0.0:
+        fill_enemy(G, w, p)
+        if G.enemy[next_alive(G, p)] > w[P_ENEMY_MIN]:
+            deny = w[P_KIT_DENY]
     worst = 0
     worst_v = 1e18
     for i in range(n):
         v = card_value(G, T, w, p, cards[i])
+        if deny != 0.0 and attacks(T.card_effect[cards[i]]):
+            v += deny
         if v < worst_v:
             worst_v = v
             worst = i

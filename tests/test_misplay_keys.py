@@ -2,6 +2,7 @@
 state: at the key's default the bot makes the misplay (as before), at another value the
 expert's move."""
 
+import numpy as np
 import pytest
 from scenario import FIVE, Table
 from test_beliefs import CHARS, decide
@@ -14,13 +15,16 @@ from strategies.params import (
     P_DYNAMITE_AWAY,
     P_GUARD_LEADER,
     P_HOLD_VOLCANIC,
+    P_JAIL_AFTER_BANG,
+    P_KIT_DENY,
     P_RENEGADE_TURN_ALIVE,
+    P_TAKE_COVER,
     P_TAKE_VALUE,
     P_VALUE_DEAD,
     SEARCHED,
     param_index,
 )
-from strategies.policy import choose_action, lowest_value_card
+from strategies.policy import choose_action, lowest_value_card, put_back
 
 MISPLAY_KEYS = (  # every key of issue 20, each default 0
     "guard_leader",
@@ -29,6 +33,9 @@ MISPLAY_KEYS = (  # every key of issue 20, each default 0
     "dynamite_away",
     "hold_volcanic",
     "value_dead",
+    "take_cover",
+    "jail_after_bang",
+    "kit_deny",
 )
 
 
@@ -57,15 +64,17 @@ def test_tune_searches_every_misplay_key():
 @pytest.mark.parametrize(("guard", "expected"), [(0, ("BANG!", 4)), (2, ("BANG!", 2))])
 def test_guard_leader_keeps_the_renegade_off_the_law_side(guard, expected):
     """Misplay: the Renegade shoots the law side while the Sheriff is at 2 life or less and
-    Outlaws live. A turned renegade (`renegade_turn_alive` 5) spares the leader at 2 life
-    (`spare_leader`) and by default shoots the deputy at 2 life (`focus`); with
-    `guard_leader` 2 it plays a deputy again while the leader is that weak: the outlaw who
-    shot the leader is its target, the deputy a friend."""
+    Outlaws live. An outlaw shot the leader, the deputy shot him back (a law-side record);
+    a turned renegade (`renegade_turn_alive` 5) spares the leader at 2 life (`spare_leader`)
+    and by default shoots the deputy at 2 life (`focus`); with `guard_leader` 2 the law side
+    are friends while the leader is that weak, and the outlaw is its target."""
     t = smart_table()
     t.G.w[1, P_RENEGADE_TURN_ALIVE] = 5
     t.G.w[1, P_GUARD_LEADER] = guard
     t.equip(2, "Winchester").give(2, "BANG!")
     t.play(2, "BANG!", target=0)
+    t.equip(4, "Remington").give(4, "BANG!").new_turn(4)
+    t.play(4, "BANG!", target=2)
     t.set_life(0, 2).set_life(4, 2)
     t.equip(1, "Winchester").give(1, "BANG!")
     t.new_turn(1)
@@ -113,14 +122,17 @@ def test_aoe_spare_leader_lets_the_renegade_finish_him_alone():
     assert decide(t, 1) == ("Gatling", 1)
 
 
-@pytest.mark.parametrize(("take", "slot"), [(0.0, 0), (1.0, 1)])
-def test_take_value_takes_the_enemys_barrel(take, slot):
+@pytest.mark.parametrize(
+    ("key", "value", "slot"),
+    [(P_TAKE_COVER, 0.0, 0), (P_TAKE_COVER, 5.0, 1), (P_TAKE_VALUE, 1.0, 1)],
+)
+def test_take_cover_and_take_value_take_the_enemys_barrel(key, value, slot):
     """Misplay: Panic! and Cat Balou take the oldest card in play, never the enemy's Barrel.
     The leader has a Volcanic (in play first) and a Barrel; an outlaw's Cat Balou takes the
-    Volcanic by default, and with `take_value` 1 the card it values most (smart's
-    value.barrel 7 against value.volcanic 4): the Barrel."""
+    Volcanic by default; with `take_cover` 5 his cover, the Barrel, and with `take_value` 1
+    the card it values most (smart's value.barrel 7 against value.volcanic 4), the Barrel."""
     t = smart_table()
-    t.G.w[2, P_TAKE_VALUE] = take
+    t.G.w[2, key] = value
     t.equip(0, "Volcanic", "Barrel")
     t.give(2, "Cat Balou")
     t.new_turn(2)
@@ -197,3 +209,39 @@ def test_value_dead_discards_the_jail_no_one_can_take(dead, discarded):
     t.give(1, "Jail", "Missed!")
     i = t.call(lowest_value_card, 1, -1)
     assert t.theme.card_display[t.G.hand[1, i]] == discarded
+
+
+@pytest.mark.parametrize(("after", "expected"), [(0, ("Jail", 2)), (1, ("BANG!", 2))])
+def test_jail_after_bang_shoots_the_dying_first(after, expected):
+    """Misplay: a target is jailed and then shot dead in the same turn. The outlaw who shot
+    the leader is at 1 life in the leader's reach; by default the leader jails him first
+    (a Jail scores above a BANG!), with `jail_after_bang` 1 he shoots first and keeps the
+    Jail if the shot kills."""
+    t = smart_table()
+    t.G.w[0, P_JAIL_AFTER_BANG] = after
+    t.equip(2, "Winchester").give(2, "BANG!")
+    t.play(2, "BANG!", target=0)
+    t.set_life(2, 1)
+    t.equip(0, "Schofield").give(0, "Jail", "BANG!")
+    t.new_turn(0)
+    assert decide(t, 0) == expected
+
+
+@pytest.mark.parametrize(
+    ("shot", "deny", "back"),
+    [(True, 0.0, "BANG!"), (True, 5.0, "Missed!"), (False, 5.0, "BANG!")],
+)
+def test_kit_deny_keeps_the_bang_from_the_next_enemy(shot, deny, back):
+    """Misplay: Kit Carlson puts back a BANG!, Panic! or Indians! that the next player, an
+    enemy, then draws and plays on him. Kit Carlson (seat 1, the renegade, covering as a
+    deputy) draws BANG!, Missed!, Beer: by default he puts back the BANG! (smart's least
+    valued); with `kit_deny` 5, when the outlaw at his left shot the leader (an enemy), the
+    Missed!; when the outlaw has no record, still the BANG!."""
+    t = smart_table()
+    t.G.w[1, P_KIT_DENY] = deny
+    if shot:
+        t.equip(2, "Winchester").give(2, "BANG!")
+        t.play(2, "BANG!", target=0)
+    cards = np.array([t.card_ids(n)[0] for n in ("BANG!", "Missed!", "Beer")], t.G.buf.dtype)
+    i = t.call(put_back, 1, cards, 3)
+    assert t.theme.card_display[cards[i]] == back
