@@ -41,7 +41,25 @@ P_VALUE_SPARE = P_TEMPERED + 4  # a card is worth this less per other held card 
 P_KEEP_BANGS = P_TEMPERED + 5  # after a turn's first BANG!, shoot again only holding more
 P_VOLCANIC_BANGS = P_TEMPERED + 6  # equip a Volcanic (at reach 1) holding this many BANG!s
 P_RENEGADE_LEAN = P_TEMPERED + 7  # a turned renegade hits the law side first (> 0), outlaws (< 0)
-N_PARAMS = P_TEMPERED + 8
+# issue 20: keys for misplays the experts saw in `tuned` games; each default plays as before
+P_GUARD_LEADER = P_TEMPERED + 8  # a turned renegade hits outlaws first while the leader is at
+#                                  this life or less and an outlaw lives (0: never)
+P_AOE_SPARE_LEADER = P_TEMPERED + 9  # no Gatling/Indians! hitting the leader at this life or
+#                                      less by a seat his death beats (0: never)
+P_TAKE_VALUE = P_TEMPERED + 10  # Panic!/Cat Balou on a card in play: + this x the bot's value
+#                                 of the card's effect (0: every card in play alike)
+P_DYNAMITE_AWAY = P_TEMPERED + 11  # score of a Panic!/Cat Balou on a Dynamite that passes to
+#                                    the bot next (0: never)
+P_HOLD_VOLCANIC = P_TEMPERED + 12  # with a Volcanic in play and this many BANG!s, a longer gun
+#                                    waits until they are fired (0: never)
+P_VALUE_DEAD = P_TEMPERED + 13  # a card that cannot be played (a Beer with two left, a Jail
+#                                 with no one to jail) is worth this less
+P_TAKE_COVER = P_TEMPERED + 14  # Panic!/Cat Balou on an enemy's Barrel or Mustang: + this
+P_JAIL_AFTER_BANG = P_TEMPERED + 15  # Jail a target at this life or less only after the
+#                                      BANG!s (scored below one) while holding one (0: never)
+P_KIT_DENY = P_TEMPERED + 16  # Kit Carlson keeps an attack card (put back: + this) when the
+#                               next player, who draws it, is an enemy
+N_PARAMS = P_TEMPERED + 17
 
 SCALARS = {
     "random": P_RANDOM,
@@ -67,6 +85,15 @@ SCALARS = {
     "keep_bangs": P_KEEP_BANGS,
     "volcanic_bangs": P_VOLCANIC_BANGS,
     "renegade_lean": P_RENEGADE_LEAN,
+    "guard_leader": P_GUARD_LEADER,
+    "aoe_spare_leader": P_AOE_SPARE_LEADER,
+    "take_value": P_TAKE_VALUE,
+    "dynamite_away": P_DYNAMITE_AWAY,
+    "hold_volcanic": P_HOLD_VOLCANIC,
+    "value_dead": P_VALUE_DEAD,
+    "take_cover": P_TAKE_COVER,
+    "jail_after_bang": P_JAIL_AFTER_BANG,
+    "kit_deny": P_KIT_DENY,
 }
 
 
@@ -133,6 +160,15 @@ KEYS: dict[str, Key] = {
     "keep_bangs": _key(INT, 0, 10, (0, 3)),
     "volcanic_bangs": _key(INT, 0, 10, (0, 4)),
     "renegade_lean": _key(REAL, -10.0, 10.0, (-3.0, 3.0)),
+    "guard_leader": _key(INT, 0, 99, (0, 5)),  # 5: above every printed life but the leader's
+    "aoe_spare_leader": _key(INT, 0, 99, (0, 4)),
+    "take_value": _key(REAL, 0.0, 10.0, (0.0, 3.0)),
+    "dynamite_away": _key(REAL, 0.0, 200.0, (0.0, 110.0)),
+    "hold_volcanic": _key(INT, 0, 10, (0, 4)),
+    "value_dead": _key(REAL, 0.0, 100.0, (0.0, 15.0)),
+    "take_cover": _key(REAL, 0.0, 100.0, (0.0, 20.0)),
+    "jail_after_bang": _key(INT, 0, 99, (0, 4)),
+    "kit_deny": _key(REAL, 0.0, 100.0, (0.0, 15.0)),
     **{f"personal.{r}": _key(REAL, 0.0, 10.0, (0.0, 3.0)) for r in ROLES},
     **{f"value.{e}": _key(REAL, -100.0, 100.0, (0.0, 15.0)) for e in EFFECTS},
 }

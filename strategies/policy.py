@@ -10,9 +10,11 @@ game's own stream.
 from simcore.engine.board import (
     count_in_hand,
     count_playable_as,
+    find_in_play,
     find_name_in_play,
     kept_reach,
     n_alive,
+    next_alive,
     revealed_dead,
     role_total,
 )
@@ -63,19 +65,26 @@ from simcore.engine.vocab import (
     R_OUTLAW,
     R_RENEGADE,
     RU_BEER_MIN_PLAYERS,
+    RU_JAIL_ON_LEADER,
 )
 from strategies.params import (
     P_ANSWER_MIN_BANGS,
     P_AOE_MIN_NET,
+    P_AOE_SPARE_LEADER,
     P_DUEL_MIN_BANGS,
+    P_DYNAMITE_AWAY,
     P_DYNAMITE_LAW,
     P_DYNAMITE_MIN_LIFE,
     P_ENEMY_MIN,
     P_FOCUS,
     P_FREE_FRIEND,
+    P_GUARD_LEADER,
     P_HEAL_MISSING,
+    P_HOLD_VOLCANIC,
+    P_JAIL_AFTER_BANG,
     P_KEEP_BANGS,
     P_KEEP_HEAL,
+    P_KIT_DENY,
     P_LEADER_SHOOTS_UNKNOWN,
     P_PEDRO_MIN_VALUE,
     P_PERSONAL,
@@ -85,9 +94,12 @@ from strategies.params import (
     P_RENEGADE_TURN_OUTLAWS,
     P_SPARE_LEADER,
     P_STORE_PLAY,
+    P_TAKE_COVER,
     P_TAKE_HITS_ABOVE,
+    P_TAKE_VALUE,
     P_TEMPERED,
     P_VALUE,
+    P_VALUE_DEAD,
     P_VALUE_SPARE,
     P_VOLCANIC_BANGS,
 )
@@ -105,6 +117,12 @@ def renegade_turned(G, w):
     if n_alive(G) <= w[P_RENEGADE_TURN_ALIVE]:
         return True
     return role_total(G, R_OUTLAW) - revealed_dead(G, R_OUTLAW) <= w[P_RENEGADE_TURN_OUTLAWS]
+
+
+@njit(cache=True, inline="always")
+def outlaws_left(G):
+    """Are outlaws alive, by the public role mix less the outlaws revealed dead?"""
+    return role_total(G, R_OUTLAW) - revealed_dead(G, R_OUTLAW) > 0
 
 
 @njit(cache=True, inline="always")
@@ -150,6 +168,9 @@ def enemy_of(G, w, p, q, certain, turned, alone):
             if alone:
                 return 10.0
             return -1.0 if G.life[0] <= w[P_SPARE_LEADER] else 1.0
+        if G.life[0] <= w[P_GUARD_LEADER] and outlaws_left(G):
+            # the outlaws would finish a weak leader: keep off the law side meanwhile
+            return -law if law > 0.0 else 5.0 - law
         return 5.0 + w[P_RENEGADE_LEAN] * law  # lean > 0: the law side first
     return -10.0 if leader else -law
 
@@ -193,7 +214,28 @@ def card_value(G, T, w, p, c):
             if d != c and T.card_effect[d] == e:
                 others += 1
         v -= w[P_VALUE_SPARE] * others
+    if w[P_VALUE_DEAD] != 0.0 and unplayable(G, T, p, c):
+        v -= w[P_VALUE_DEAD]
     return v
+
+
+@njit(cache=True)
+def unplayable(G, T, p, c):
+    """Can card c do nothing for p now? A Beer while Beers heal no one (too few alive), a
+    Jail with no one to go on (every other living player the leader under [K-16] or jailed
+    already). Only what the table shows: the living, cards in play, the leader's seat."""
+    if T.card_flags[c] & CF_BEER:
+        return n_alive(G) < T.rules[RU_BEER_MIN_PLAYERS]
+    if T.card_effect[c] != E_JAIL:
+        return False
+    for q in range(G.s[S_N]):
+        if q == p or G.alive[q] == 0:
+            continue
+        if G.role[q] == R_LEADER and T.rules[RU_JAIL_ON_LEADER] == 0:
+            continue
+        if find_name_in_play(G, T, q, T.card_name[c]) < 0:
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -290,6 +332,16 @@ def aoe_net(G, w, p):
     return net
 
 
+@njit(cache=True, inline="always")
+def aoe_spares_leader(G, w, p):
+    """Does p hold back a hit on every other player, the leader at `aoe_spare_leader` life or
+    less, since his death beats p's side (a deputy; a renegade while others live too)?"""
+    if p == 0 or G.life[0] > w[P_AOE_SPARE_LEADER]:
+        return False
+    r = G.role[p]
+    return r == R_DEPUTY or (r == R_RENEGADE and n_alive(G) > 2)
+
+
 @njit(cache=True)
 def destiny_bonus(G, T, w, p, f, tgt):
     """What Encounter with Destiny f adds to a play worth playing on tgt (copies of a card
@@ -297,6 +349,8 @@ def destiny_bonus(G, T, w, p, f, tgt):
     than friends (never played otherwise); every other player discarding, by the same
     count; a card taken, a card drawn, a friend healed. Reads G.enemy (fill_enemy)."""
     if f == D_HIT_ALL:
+        if aoe_spares_leader(G, w, p):
+            return -1e9
         net = aoe_net(G, w, p)
         return net - 1.0 if net >= w[P_AOE_MIN_NET] else -1e9
     if f == D_OTHERS_DISCARD:
@@ -348,6 +402,16 @@ def score_action(G, T, w, p, k, beer_works, my_reach):
 
 
 @njit(cache=True, inline="always")
+def holds_volcanic(G, T, w, p):
+    """A Volcanic in play and `hold_volcanic` BANG!s in hand, or still one once the turn's
+    shooting began: a longer gun waits until they are fired (or none reaches)."""
+    if find_in_play(G, T, p, E_VOLCANIC) < 0:
+        return False
+    bangs = count_playable_as(G, T, p, E_BANG)
+    return bangs >= w[P_HOLD_VOLCANIC] or (G.s[S_BANGS] > 0 and bangs > 0)
+
+
+@njit(cache=True, inline="always")
 def base_score(G, T, w, p, i, e, tgt, opt, beer_works, my_reach):
     """play_score without Encounter with Destiny."""
     missing = G.max_life[p] - G.life[p]
@@ -360,6 +424,8 @@ def base_score(G, T, w, p, i, e, tgt, opt, beer_works, my_reach):
         return 50.0
     if e == E_WEAPON:
         r = T.card_value[c]
+        if r > my_reach and w[P_HOLD_VOLCANIC] > 0 and holds_volcanic(G, T, w, p):
+            return 10.0 + r  # below any BANG!: fire them with the Volcanic first
         return 45.0 + r if r > my_reach else -1.0
     if e == E_VOLCANIC:
         bangs = count_in_hand(G, T, p, E_BANG)
@@ -389,6 +455,8 @@ def base_score(G, T, w, p, i, e, tgt, opt, beer_works, my_reach):
             return -1.0  # a Dynamite going round hurts the side defending a leader
         return 20.0 if G.life[p] >= w[P_DYNAMITE_MIN_LIFE] else -1.0
     if e == E_GATLING or e == E_INDIANS:
+        if aoe_spares_leader(G, w, p):
+            return -1.0
         net = aoe_net(G, w, p)
         return 35.0 + net if net >= w[P_AOE_MIN_NET] else -1.0
     s = G.enemy[tgt]  # yourself too (rules.self_target_effects): -100, so never chosen
@@ -396,10 +464,15 @@ def base_score(G, T, w, p, i, e, tgt, opt, beer_works, my_reach):
         te = T.card_effect[G.table[tgt, opt]]
         if (te == E_JAIL or te == E_DYNAMITE) and w[P_FREE_FRIEND] > 0:
             return w[P_FREE_FRIEND]  # free a friend from Jail or Dynamite
+    if (e == E_STEAL or e == E_DISCARD_ANY) and tgt != p and opt >= 0 and w[P_DYNAMITE_AWAY] > 0:
+        if T.card_effect[G.table[tgt, opt]] == E_DYNAMITE and next_alive(G, tgt) == p:
+            return w[P_DYNAMITE_AWAY]  # the Dynamite would pass to p next
     if s <= w[P_ENEMY_MIN]:
         return -1.0
     low = w[P_FOCUS] / G.life[tgt]
     if e == E_JAIL:
+        if G.life[tgt] <= w[P_JAIL_AFTER_BANG] and count_playable_as(G, T, p, E_BANG) > 0:
+            return 20.0 + s  # below a BANG!: a shot that kills him wastes no Jail
         return 42.0 + s
     if e == E_STEAL or e == E_DISCARD_ANY:
         bonus = 0.0
@@ -408,6 +481,10 @@ def base_score(G, T, w, p, i, e, tgt, opt, beer_works, my_reach):
             if te == E_JAIL or te == E_DYNAMITE:
                 return -1.0  # leave an enemy's Jail and Dynamite where they are
             bonus = 10.0
+            if w[P_TAKE_VALUE] != 0.0:  # the card in play the bot values most, not the oldest
+                bonus += w[P_TAKE_VALUE] * w[P_VALUE + te]
+            if w[P_TAKE_COVER] != 0.0 and (te == E_BARREL or te == E_MUSTANG):
+                bonus += w[P_TAKE_COVER]  # his cover first: he is easier to hit without it
         return 40.0 + s + bonus
     if e == E_DUEL:
         if count_playable_as(G, T, p, E_BANG) < w[P_DUEL_MIN_BANGS]:
@@ -476,7 +553,7 @@ def tempered_repeats(G, T, p, c, tgt):
     if e == E_HEAL_ANY:
         return G.max_life[tgt] > G.life[tgt] and (tgt == p or G.enemy[tgt] < 0.0)
     if e == E_GATLING or e == E_INDIANS:
-        return aoe_net(G, w, p) >= w[P_AOE_MIN_NET]
+        return not aoe_spares_leader(G, w, p) and aoe_net(G, w, p) >= w[P_AOE_MIN_NET]
     if e == E_BANG or e == E_BANG_ANY or e == E_STEAL or e == E_DISCARD_ANY:
         return G.enemy[tgt] > w[P_ENEMY_MIN]
     if e == E_DUEL:  # the BANG! discarded is one fewer to answer the Duel with
@@ -537,16 +614,39 @@ def pick_from(G, T, p, cards, n):
     return best
 
 
+@njit(cache=True, inline="always")
+def attacks(e):
+    """Is effect e one that hurts another player (what an enemy would play on you)?"""
+    return (
+        e == E_BANG
+        or e == E_BANG_ANY
+        or e == E_STEAL
+        or e == E_DISCARD_ANY
+        or e == E_DUEL
+        or e == E_GATLING
+        or e == E_INDIANS
+        or e == E_JAIL
+    )
+
+
 @njit(cache=True)
 def put_back(G, T, p, cards, n):
-    """Index in cards[:n] Kit Carlson returns to the deck: the least valuable."""
+    """Index in cards[:n] Kit Carlson returns to the deck: the least valuable, an attack card
+    worth `kit_deny` more when the next player (who draws it) is an enemy."""
     if is_random(G, p):
         return rng_below(G.rng, n)
     w = G.w[p]
+    deny = 0.0
+    if w[P_KIT_DENY] != 0.0:
+        fill_enemy(G, w, p)
+        if G.enemy[next_alive(G, p)] > w[P_ENEMY_MIN]:
+            deny = w[P_KIT_DENY]
     worst = 0
     worst_v = 1e18
     for i in range(n):
         v = card_value(G, T, w, p, cards[i])
+        if deny != 0.0 and attacks(T.card_effect[cards[i]]):
+            v += deny
         if v < worst_v:
             worst_v = v
             worst = i

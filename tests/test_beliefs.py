@@ -17,6 +17,7 @@ from strategies.policy import (
     jesse_source,
     lowest_value_card,
     pedro_takes_discard,
+    put_back,
 )
 from strategies.presets import resolve_strategy
 
@@ -149,7 +150,8 @@ def decisions(G, T, p):
     worst = int(G.hand[p, lowest_value_card(G, T, p, -1)]) if G.hand_n[p] else -1
     top = G.s[S_DISC_N] - 1  # the discard pile is public
     pedro = bool(pedro_takes_discard(G, T, p, G.disc[top])) if top >= 0 else None
-    return play, worst, int(jesse_source(G, p)), pedro
+    back = int(put_back(G, T, p, G.hand[p].copy(), G.hand_n[p])) if G.hand_n[p] else -1
+    return play, worst, int(jesse_source(G, p)), pedro, back
 
 
 def permute_hidden(G, p, rng, signed=False):
@@ -180,27 +182,39 @@ def permute_hidden(G, p, rng, signed=False):
     G.s[S_ENEMY_FOR] = 0  # the bots' enemy scores computed anew, not kept from before
 
 
-# smart with every parameter of issue 11 item 6 away from its default (which plays as before)
-KNOBS = """
-[knobs]
-personal = { leader = 1, deputy = 0, outlaw = 1, renegade = 1 }
+SMART_TURNING = """personal = { leader = 1, deputy = 0, outlaw = 1, renegade = 1 }
 enemy_min = 0.75
-renegade_turn_outlaws = 1
+renegade_turn_alive = 4
+"""
+# smart with every parameter of issue 11 item 6 away from its default (which plays as before)
+KNOBS = f"""[knobs]
+{SMART_TURNING}renegade_turn_outlaws = 1
 value_spare = 1.5
 keep_bangs = 1
 volcanic_bangs = 1
 renegade_lean = -1.5
-renegade_turn_alive = 4
+"""
+# smart with every key of issue 20 (misplays experts saw) away from its default
+GROWN = f"""[grown]
+{SMART_TURNING}guard_leader = 3
+aoe_spare_leader = 2
+take_value = 1.5
+dynamite_away = 60
+hold_volcanic = 2
+value_dead = 6
+take_cover = 8
+jail_after_bang = 2
+kit_deny = 4
 """
 
 
-@pytest.mark.parametrize("strategy", ["basic", "smart", "aggressive", "cautious", "knobs"])
+@pytest.mark.parametrize("strategy", ["basic", "smart", "aggressive", "cautious", "knobs", "grown"])
 def test_decisions_ignore_what_the_bot_cannot_see(strategy, tmp_path):
     """For many mid-game states, each living player's decisions are unchanged when other
     hands, hidden roles and the deck order are permuted."""
-    if strategy == "knobs":
-        (tmp_path / "knobs.toml").write_text(KNOBS)
-        strategy = f"{tmp_path / 'knobs.toml'}:knobs"
+    if strategy in ("knobs", "grown"):
+        (tmp_path / f"{strategy}.toml").write_text(KNOBS if strategy == "knobs" else GROWN)
+        strategy = f"{tmp_path / strategy}.toml:{strategy}"
     rng = np.random.default_rng(0)
     checked = 0
     for turns in (4, 9, 15):

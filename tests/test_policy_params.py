@@ -4,6 +4,7 @@ bot decides as before, at another value it decides otherwise."""
 import pytest
 from scenario import FIVE, Table
 from test_beliefs import CHARS, decide
+from test_misplay_keys import MISPLAY_KEYS
 
 from simcore.engine.state import S_DISC_N
 from strategies.params import (
@@ -32,6 +33,7 @@ def smart_table(chars=CHARS[:5]) -> Table:
         ("value_spare", 0),
         ("keep_bangs", 0),
         ("volcanic_bangs", 2),
+        *((key, 0) for key in MISPLAY_KEYS),  # issue 20: tests/test_misplay_keys.py
     ],
 )
 def test_defaults_are_the_old_behaviour(key, value):
