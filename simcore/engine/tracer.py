@@ -118,10 +118,10 @@ class Frame:
 class Recorder:
     """Events of one game, built by the wrappers `observing` installs."""
 
-    def __init__(self, theme: Any, T: Any, bases: tuple[str, ...] = ()):
+    def __init__(self, theme: Any, T: Any, bases: tuple[str, ...]):
         self.theme = theme
         self.T = T
-        self.bases = bases  # per canonical role, the strategy a searching seat's BASE is
+        self.bases = bases  # per canonical role, its strategy's BASE (its own when not searching)
         self.events: list[dict[str, Any]] = []
         self.frames: list[Frame] = []
         self.turn = 0
@@ -470,7 +470,7 @@ class Recorder:
             )
         self.emit(
             "search", seat=p, kind="play" if play else "discard", taken=code, base=base,
-            base_strategy=self.bases[int(G.role[p])] if self.bases else None,
+            base_strategy=self.bases[int(G.role[p])],
             rollouts=sum(o["rollouts"] for o in options), options=options,
         )  # fmt: skip
 
