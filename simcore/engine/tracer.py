@@ -1,6 +1,6 @@
 """The observers behind `simcore.studies.trace`: the kernel's functions wrapped, one game recorded.
 
-Only under NUMBA_DISABLE_JIT=1, where every njit function is a plain Python function that
+Only under NUMBA_DISABLE_JIT=1, where every kernel function is a plain Python function that
 its callers look up in the kernel module's globals at each call: `observing` swaps those
 globals for wrappers that call the real function and record what they see. A wrapper never
 writes to the state and never draws a random number (it reads the state, and the read-only
