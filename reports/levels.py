@@ -3,8 +3,9 @@
 An experiment may put strategy levels on one axis (`strategies = ["random", "smart",
 "tuned"]`). Configurations with the same theme, player count, character pool, featured
 character and overrides then form a group, and the report shows, level by level, each
-side's win rate and the strongest and weakest characters, with flags where a verdict
-depends on the level:
+side's win rate with its interval over the games that level played (a level may play
+fewer: `{ strategy = "search:tuned", games = 2000 }`, with wider intervals) and the
+strongest and weakest characters, with flags where a verdict depends on the level:
 
 - the leading side (the highest win rate) is not the same at every level;
 - a side is significantly above its even share at one level and significantly below it at
@@ -72,9 +73,11 @@ def _level(config: dict[str, Any], sides: pl.DataFrame, characters: pl.DataFrame
     label = config["label"]
     rows = {r["side"]: r for r in sides.filter(pl.col("config") == label).iter_rows(named=True)}
     chars = characters.filter(pl.col("config") == label).sort("effect", descending=True)
+    games = [r["games"] for r in rows.values() if "games" in r]
     return {
         "strategy": config.get("strategy"),
         "config": label,
+        "games": games[0] if games else None,  # a level may play fewer (a searching one)
         "sides": rows,
         "best": chars.row(0, named=True) if chars.height else None,
         "worst": chars.row(-1, named=True) if chars.height else None,

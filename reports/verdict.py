@@ -38,6 +38,7 @@ from reports.names import Names
 from simcore.engine.request import split_label
 from simcore.errors import UserError
 from simcore.runs.cells import SIDES
+from strategies.presets import split_search
 
 STRENGTH = {"random": 0, "basic": 1, "cautious": 2, "aggressive": 2, "smart": 2, "tuned": 3}
 OWN_PRESET = 2  # a preset from the designer's own presets file (FILE.toml:NAME)
@@ -60,11 +61,13 @@ class Targets:
 
 def strength(strategy: str | None) -> float:
     """A strategy label's rank in STRENGTH: a mix "leader=tuned,outlaw=smart,..." ranks as
-    its weakest preset; "search:BASE" half a step above BASE."""
+    its weakest preset; "search:BASE" (with settings or not: "search@budget=32:BASE") half
+    a step above BASE."""
     if not strategy:
         return -1
-    if strategy.startswith("search:"):
-        return strength(strategy.removeprefix("search:")) + 0.5
+    searching, base = split_search(strategy)
+    if searching is not None:
+        return strength(base) + 0.5
     if "=" in strategy:
         return min(strength(part.partition("=")[2]) for part in strategy.split(","))
     return STRENGTH.get(strategy, OWN_PRESET)

@@ -689,10 +689,6 @@ def test_search_settings_differ(tmp_path):
     check("search-settings-differ", run_cli(tmp_path / "x", "--strategy", spec))
 
 
-def test_trace_searching_seat():
-    check("trace-searching-seat", cli("trace", "--strategy", "search:tuned", "--game", "1"))
-
-
 def test_exploit_bad_method():
     check("exploit-bad-method", cli("exploit", "--method", "grid"))
 

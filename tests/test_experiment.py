@@ -160,6 +160,19 @@ def test_theme_paths_are_relative_to_the_experiment_file(tmp_path):
         ('[grid]\ncharacters = ["Bart Cassidy"]', ["grid.characters", "a list of names"]),
         ('[grid]\ncharacters = [["Bart Casidy"]]', ["did you mean 'Bart Cassidy'"]),
         ("[grid]\nplayer = [5]", ["grid.player", "unknown key"]),
+        ("[grid]\nstrategies = [{ games = 5 }]", ["grid.strategies", "names no strategy"]),
+        (
+            '[grid]\nstrategies = [{ strategy = "tuned", games = 0 }]',
+            ["grid.strategies: tuned: games must be a positive integer, got 0"],
+        ),
+        (
+            '[grid]\nstrategies = [{ strategy = "tuned", gmes = 5 }]',
+            ["grid.strategies.gmes: unknown key (allowed: strategy, games)"],
+        ),
+        (
+            '[grid]\nstrategies = ["tuned", { strategy = "tuned", games = 5 }]',
+            ["listed twice"],
+        ),
         ("[experiment]\ngames = 0", ["games must be a positive integer"]),
         ("[results]\nx = 1", ["unknown section 'results'"]),
         ("[grid\n", ["TOML syntax error"]),
@@ -209,7 +222,9 @@ def test_a_shipped_experiment_by_name_is_its_file(tmp_path, monkeypatch):
         plan_experiment("more_missed.toml")
 
 
-@pytest.mark.parametrize("name", ["default.toml", "leader_extra_life.toml", "more_missed.toml"])
+@pytest.mark.parametrize(
+    "name", ["default.toml", "leader_extra_life.toml", "more_missed.toml", "search_level.toml"]
+)
 def test_shipped_experiments_are_valid(tmp_path, name):
     plan = plan_experiment(SHIPPED / name, tmp_path / "run")
     assert plan.cells and not (tmp_path / "run").exists()
@@ -299,6 +314,62 @@ def test_tiny_experiment_end_to_end_writes_a_report(tmp_path):
     manifest = json.loads((out / MANIFEST).read_text())
     assert manifest["request"]["overrides"] == {"rules.leader_extra_life": [0, 2]}
     assert manifest["experiment"]["cells"] == 4
+
+
+LEVELS = """
+[experiment]
+games = 40
+seed = 3
+chunk_size = 30
+[grid]
+players = [5]
+strategies = ["tuned", { strategy = "search@budget=6:tuned", games = 8 }]
+"""
+SEARCH_LEVEL = "classic/5p/search@budget=6:tuned"
+
+
+def test_a_strategy_level_plays_its_own_games(tmp_path):
+    """A level's own game count plans, plays and records its cells with that many games
+    (the others the experiment's); its rows are simulate's; a rerun plays nothing, and
+    another count for the level is another request; the report shows each level's games
+    and intervals, the searching level's wider, and reads the verdict from it."""
+    source = write(tmp_path, LEVELS)
+    out = tmp_path / "run"
+    plan = plan_experiment(source, out)
+    assert {c.label: c.games for c in plan.cells} == {"classic/5p/tuned": 40, SEARCH_LEVEL: 8}
+    assert plan.total_games == 48
+    assert [(c.label, c.games) for c in plan.chunks] == [
+        ("classic/5p/tuned", 30), ("classic/5p/tuned", 10), (SEARCH_LEVEL, 8)
+    ]  # fmt: skip
+    assert plan.request["strategy_games"] == {"search@budget=6:tuned": 8}
+    assert "strategy_games" not in plan_experiment(write(tmp_path, TINY, "t.toml")).request
+    result = cli(str(source), "--out", str(out), "--no-progress")
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((out / MANIFEST).read_text())
+    assert {c["label"]: (c["games"], c["chunks"]) for c in manifest["configs"]} == {
+        "classic/5p/tuned": (40, 2), SEARCH_LEVEL: (8, 1)
+    }  # fmt: skip
+    rows = pl.read_parquet(out / SEATS / "*.parquet").filter(pl.col("config") == SEARCH_LEVEL)
+    want = simcore.simulate("classic", 5, 8, seed=3, strategy="search@budget=6:tuned")
+    assert rows.sort("game", "seat").drop("config").equals(want.drop("config"))
+    again = cli(str(source), "--out", str(out), "--no-progress", "--no-report")
+    assert again.exit_code == 0 and "already played" in again.stdout
+    more = write(tmp_path, LEVELS.replace("games = 8", "games = 9"))
+    assert_bad_input(cli(str(more), "--out", str(out), "--no-progress"), "holds a different run")
+
+    from reports.report import load_report, page_context
+
+    (group,) = page_context(load_report(out), {})["levels"]
+    by = {lv["strategy"]: lv for lv in group.levels}
+    assert by["tuned"]["games"] == 40 and by["search@budget=6:tuned"]["games"] == 8
+    for side in ("leader", "outlaw", "renegade"):
+        wide = by["search@budget=6:tuned"]["sides"][side]
+        narrow = by["tuned"]["sides"][side]
+        assert wide["upper"] - wide["lower"] > narrow["upper"] - narrow["lower"]
+    page = (out / "report" / "index.html").read_text()
+    assert 'id="levels"' in page and "search@budget=6:tuned" in page
+    assert "under search@budget=6:tuned play" in result.stdout  # the strongest level
+    assert simcore.report_tables(out)["sides"].height == 6
 
 
 def test_experiment_error_is_a_value_error():

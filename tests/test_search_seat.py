@@ -17,7 +17,7 @@ from simcore.engine import kernel
 from simcore.engine.continuation import paused_games
 from simcore.engine.kernel import NO_STOP
 from simcore.engine.play import play_games
-from simcore.engine.search import searched_decision
+from simcore.engine.search import LOG_FULL, searched_decision
 from simcore.engine.state import (
     PH_PLAY,
     S_CUR,
@@ -147,6 +147,31 @@ def test_the_same_games_for_any_thread_count_and_chunk():
     assert np.array_equal(one.turns, two.turns)
     assert np.array_equal(two.winner[12:], tail.winner)
     assert np.array_equal(two.searched[12:], tail.searched)
+
+
+def test_a_game_s_decision_log_holds_each_searched_decision():
+    """play_games(search_log=R): each game's log (search.log_decision, what a trace replays)
+    lists every pause in order, the option taken among its options, and sums to the game's
+    counts of the search; the games are those played without a log; a log too short for
+    them all is marked full."""
+    spec = with_search("outlaw", "tuned")
+    plain = play_games("classic", 5, 6, 8, strategy=spec)
+    logged = play_games("classic", 5, 6, 8, strategy=spec, search_log=1 << 13)
+    assert np.array_equal(plain.winner, logged.winner) and np.array_equal(plain.turns, logged.turns)
+    for g in range(6):
+        log, r, number, counts = logged.decisions[g], 0, 0, np.zeros(2, np.int64)
+        while log[r, 0] > 0:
+            decision, taken, _, m, seat = log[r]
+            options = log[r + 1 : r + 1 + m]
+            assert decision == number + 1 and ROLES[logged.role[g, seat]] == "outlaw"
+            assert taken in options[:, 0] and np.all(options[:, 1] <= options[:, 2])
+            played = options[:, 2].sum()
+            counts += [played > 0, played]
+            number, r = decision, r + 1 + m
+        assert log[r:].max(initial=0) == 0  # nothing after the last decision
+        assert counts.tolist() == logged.searched[g, :2].tolist(), g
+    full = play_games("classic", 5, 1, 8, strategy=spec, search_log=4).decisions[0]
+    assert full[-1, 0] == LOG_FULL
 
 
 def test_its_decisions_ignore_what_it_cannot_see():

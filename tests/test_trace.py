@@ -8,6 +8,7 @@ third of a second a game; the compiled games they are compared with are played h
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -27,6 +28,7 @@ from simcore.studies.trace import render_text, spec_from_options, trace_games
 
 runner = CliRunner()
 PRESETS = ["smart", "basic", "random", "leader=cautious,outlaw=aggressive", "aggressive"]
+SEARCHING = "outlaw=search@budget=48:tuned"  # its game 3 of seed 1 searches plays and discards
 
 
 def make_cases() -> list[dict]:
@@ -45,6 +47,7 @@ def make_cases() -> list[dict]:
     pool = ["Bart Cassidy", "Jourdonnais", "Lucky Duke", "Sid Ketchum", "Vulture Sam", "Black Jack"]
     cases.append(dict(theme="classic", players=6, seed=4, game=40, characters=pool))
     cases.append(dict(theme="star_wars", players=5, seed=5, game=7, feature="Tempered"))
+    cases.append(dict(theme="classic", players=5, seed=1, game=3, strategy=SEARCHING))
     return cases
 
 
@@ -172,6 +175,46 @@ def test_the_text_has_a_line_per_event_in_the_theme_words(traced):
     assert "Survivors' Leader" in body and "BANG!" not in body  # its BANG! is "Attack!"
 
 
+def test_a_searching_seat_shows_its_options_with_their_rollout_win_rates(traced):
+    """At each searched decision: the options (distinct, BASE's and the one taken among
+    them) with wins of rollouts within the budget, and the play or discard that follows is
+    the option taken; the text gives a line per option with its wins, rollouts and rate."""
+    case, trace = next((c, t) for c, t in traced if c.get("strategy") == SEARCHING)
+    roles = [s["role"] for s in trace["seats"]]
+    events = trace["events"]
+    searches = [i for i, ev in enumerate(events) if ev["type"] == "search"]
+    assert {events[i]["kind"] for i in searches} == {"play", "discard"}
+    assert any(events[i]["taken"] != events[i]["base"] for i in searches)
+    for i in searches:
+        ev, after = events[i], events[i + 1]
+        assert roles[ev["seat"]] == "outlaw" and ev["base_strategy"] == "tuned", ev
+        codes = [o["code"] for o in ev["options"]]
+        assert len(set(codes)) == len(codes) >= 2 and {ev["taken"], ev["base"]} <= set(codes)
+        assert 0 < ev["rollouts"] == sum(o["rollouts"] for o in ev["options"]) <= 48, ev
+        assert all(0 <= o["wins"] <= o["rollouts"] for o in ev["options"]), ev
+        taken = next(o for o in ev["options"] if o["code"] == ev["taken"])
+        if "play" in taken:
+            assert after["type"] == "play" and after["seat"] == ev["seat"], (ev, after)
+            assert after["card"] == taken["play"]["card"], (ev, after)
+            assert after.get("target") == taken["play"].get("target"), (ev, after)
+        elif "discard" in taken:
+            assert after["type"] == "discard" and after["card"] == taken["discard"], (ev, after)
+        else:
+            assert not (after["type"] == "play" and after["turn"] == ev["turn"]), (ev, after)
+    lines = render_text(trace).splitlines()
+    heads = [j for j, line in enumerate(lines) if " searches what to " in line]
+    assert len(heads) == len(searches)
+    option = re.compile(r"^ {4}(plays|uses|stops|discards) .+  +\d+/\d+ +won \(\d+%\)")
+    for j, i in zip(heads, searches, strict=True):
+        n = len(events[i]["options"])
+        assert lines[j].lstrip().startswith(trace["seats"][events[i]["seat"]]["character"])
+        assert f": {n} options, {events[i]['rollouts']} rollouts" in lines[j]
+        shown = lines[j + 1 : j + 1 + n]
+        assert all(option.match(line) for line in shown), shown
+        assert sum("← taken" in line for line in shown) == 1
+        assert sum("tuned's choice" in line for line in shown) == 1
+
+
 def test_tracing_leaves_the_compiled_kernel_alone(traced):
     """The trace ran in a subprocess: this process never imported the observers, and the
     kernel's functions here are still the compiled dispatchers (unless this whole test run
@@ -215,6 +258,25 @@ def test_trace_of_a_run_folder_game_matches_its_seat_rows(run_folder):
     assert np.flatnonzero(rows["survived"].to_numpy()).tolist() == trace["result"]["survivors"]
     text = cli("trace", run_folder, "--game", 23, "--config", "classic/5p/smart")
     assert text.exit_code == 0 and text.stdout.startswith("classic/5p/smart · BANG! (classic)")
+
+
+def test_a_searching_seat_s_game_traced_from_its_run_is_the_run_s_game(tmp_path):
+    """`bangsim trace RUN` of a run with a searching seat replays the run's game (its seat
+    rows: checked by the command, and here) and shows the searched decisions."""
+    out = tmp_path / "run"
+    result = cli("run", "--players", "5", "--games", "5", "--seed", "4", "--strategy",
+                 SEARCHING, "--out", out, "--no-progress")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    rows = pl.read_parquet(out / "seats" / "*.parquet").filter(pl.col("game") == 4).sort("seat")
+    result = cli("trace", out, "--game", 4, "--format", "json")
+    assert result.exit_code == 0, result.output
+    trace = json.loads(result.stdout)
+    assert rows["winner"][0] == trace["result"]["winner"]
+    assert rows["turns"][0] == trace["result"]["turns"]
+    assert np.flatnonzero(rows["survived"].to_numpy()).tolist() == trace["result"]["survivors"]
+    outlaws = rows.filter(pl.col("role") == "outlaw")["strategy"].unique().to_list()
+    assert outlaws == ["search@budget=48:tuned"]
+    assert any(ev["type"] == "search" for ev in trace["events"])
 
 
 def test_a_run_with_several_configs_needs_one_named(run_folder):

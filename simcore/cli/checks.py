@@ -40,7 +40,8 @@ def trace(
     strategy: Annotated[
         str | None,
         typer.Option(
-            help='Without RUN: bot preset, or one per role "leader=smart,..." (default smart).'
+            help='Without RUN: bot preset, or one per role "leader=smart,..." (default smart); '
+            '"outlaw=search:tuned" shows each searched decision\'s options and win rates.'
         ),
     ] = None,
     characters: Annotated[
@@ -63,7 +64,9 @@ def trace(
     answer, every draw! with the card revealed and whether it succeeded, damage and its
     source, deaths with the revealed role, rewards and penalties, and the winner. At each
     play the bot's enemy scores for the others show what it believed (above 0: an enemy).
-    The replay runs the same kernel as plain Python: a second or two for a game.
+    A seat that searches (search:BASE) shows at each searched decision its options with
+    their rollout wins, the one taken and BASE's choice. The replay runs the same kernel as
+    plain Python: a second or two for a game.
 
     Examples:
 
@@ -72,6 +75,8 @@ def trace(
     bangsim trace --theme classic --players 5 --seed 1 --game 4217
 
     bangsim trace --theme star_wars --players 6 --game 3 --format json > game3.json
+
+    bangsim trace --strategy renegade=search:tuned --game 3
     """
 
     from simcore.studies.trace import (

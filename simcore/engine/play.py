@@ -14,7 +14,7 @@ from numba import config, get_thread_id, prange
 from simcore.engine.jit import njit
 from simcore.engine.kernel import play_game
 from simcore.engine.limits import BLOCK, MAX_PLAYERS, MIN_PLAYERS
-from simcore.engine.search import C_ROLES, N_Q, copies, search_game
+from simcore.engine.search import C_ROLES, N_OPT, N_Q, copies, search_game
 from simcore.engine.state import (
     ERRORS,
     N_EV,
@@ -61,6 +61,8 @@ class GameBlock(NamedTuple):
     # with a seat that searches (else None): per game, decisions searched, rollouts played,
     # decisions where the search left BASE's choice (simcore.engine.search.Q_*)
     searched: np.ndarray | None  # int64[n, 3]
+    # with search_log=R: per game, the log of each searched decision (search.log_decision)
+    decisions: np.ndarray | None = None  # int64[n, R, search.N_OPT]
 
 
 NO_FEATURE = np.array([-1, -1], np.int64)  # setup_game's `feature`: none
@@ -109,7 +111,8 @@ def play_range(
     role_rows has one row) as the row of W each role plays.
     out.s[g] = (winner, turns, capped, error, rounds, featured seat); out.p[g, q] = (role,
     character, alive); out.e[g] = State.ev and out.u[g, q] = State.used[q] (when not 0 wide);
-    with seats that search (srch), out.q[g] = the search's counts (search.Q_*)."""
+    with seats that search (srch), out.q[g] = the search's counts (search.Q_*) and out.d[g]
+    its decisions (search.log_decision; 0 rows: not logged)."""
     t = get_thread_id()
     G = states[t]  # setup_game resets every field: any state will do
     T = tables[0]
@@ -122,8 +125,9 @@ def play_range(
             Sw = srch.scratch_words[t]
             cfg = srch.cfg
             search_game(
-                G, Gw, S, Sw, T, W, pool, rows, feature, players, seed, game, checked, cfg, out.q[g]
-            )
+                G, Gw, S, Sw, T, W, pool, rows, feature, players, seed, game, checked, cfg,
+                out.q[g], out.d[g],
+            )  # fmt: skip
         else:
             play_game(G, T, W, pool, rows, feature, players, seed, game, checked)
         out.s[g, 0] = G.s[S_WINNER]
@@ -190,6 +194,7 @@ class Outputs(NamedTuple):
     e: np.ndarray  # int64[n, N_EV or 0]
     u: np.ndarray  # int16[n, players or 0, card names or 0]
     q: np.ndarray  # int64[n, search.N_Q or 0]
+    d: np.ndarray  # int64[n, log rows or 0, search.N_OPT]
 
 
 def character_pool(
@@ -257,16 +262,21 @@ def did_you_mean(name: str, names: list[str]) -> str:
 NO_GAMES = np.zeros(0, np.int64)  # play_block's game_idx: game0 + g
 
 
-def _play(theme, players, seed, W, role_rows, game_idx, game0, n, pool, feat, checked, events, cfg):
+def _play(
+    theme, players, seed, W, role_rows, game_idx, game0, n, pool, feat, checked, events, cfg,
+    log_rows=0,
+):  # fmt: skip
     """Run play_block on n games and return its Outputs; CheckedModeError names a game whose
     invariants broke. Without `events` the kernel skips what only the event counts need;
-    cfg: the search settings (Strategy.search_config)."""
+    cfg: the search settings (Strategy.search_config); log_rows: rows of each game's log of
+    its searched decisions (0: none)."""
     out = Outputs(
         s=np.zeros((n, 6), np.int64),
         p=np.zeros((n, players, 3), np.int64),
         e=np.zeros((n, N_EV if events else 0), np.int64),
         u=np.zeros((n, players, len(theme.card_names)) if events else (n, 0, 0), np.int16),
         q=np.zeros((n, N_Q if cfg[C_ROLES] else 0), np.int64),
+        d=np.zeros((n, log_rows if cfg[C_ROLES] else 0, N_OPT), np.int64),
     )
     states = new_states(config.NUMBA_NUM_THREADS)
     with np.errstate(over="ignore"):  # uint64 wraparound in the RNG under NUMBA_DISABLE_JIT
@@ -332,12 +342,14 @@ def play_games(
     feature: str | None = None,
     checked: bool = False,
     events: bool = False,
+    search_log: int = 0,
 ) -> GameBlock:
     """Play games game0 .. game0+games-1 of (theme, players, seed); see GameBlock.
     `feature` ("NAME" or "NAME=ROLE") puts that character in every game at a uniformly random
     seat (of that role), the others dealt from `characters` less it. `events` also returns
-    the per-game event counts and the cards each seat used. In checked mode an invariant
-    violation raises CheckedModeError naming the game."""
+    the per-game event counts and the cards each seat used; `search_log` (rows per game)
+    each searched decision (a trace replays them: simcore.engine.tracer). In checked mode an
+    invariant violation raises CheckedModeError naming the game."""
     theme = load_theme(theme)
     check_players(theme, players)
     if games < 0:
@@ -362,6 +374,7 @@ def play_games(
         checked,
         events,
         strat.search_config(),
+        search_log,
     )
     out_s, out_p = out.s, out.p
     winner = out_s[:, 0].astype(np.int8)
@@ -385,4 +398,5 @@ def play_games(
         events=out.e,
         used=out.u,
         searched=out.q if strat.search else None,
+        decisions=out.d if strat.search and search_log else None,
     )

@@ -87,6 +87,7 @@ Q_DECISIONS = 0
 Q_ROLLOUTS = 1
 Q_CHANGED = 2
 N_Q = 3
+LOG_FULL = -1  # log_decision: the log had no room for every decision
 
 # a copy takes every field but the legal-play scratch at the end of the record (act_*, 24 KB
 # of 45), which legal_actions writes before anything reads it
@@ -220,24 +221,50 @@ def search_seats(G, cfg):
 
 @njit(cache=True)
 def search_game(
-    G, Gw, S, Sw, T, W, pool, role_preset, feature, players, seed, game, checked, cfg, q
+    G, Gw, S, Sw, T, W, pool, role_preset, feature, players, seed, game, checked, cfg, q, log
 ):
     """Play game `game` of (seed) as kernel.play_game, the seats search_seats names deciding
     by rollouts on scratch state S (Gw, Sw: G's and S's int64 words); q (int64[N_Q]) gets
-    the counts of the search."""
+    the counts of the search, log (int64[rows, N_OPT], 0 rows: none) each decision
+    (log_decision)."""
     setup_game(G, T, W, pool, role_preset, feature, players, seed, game, checked)
     verify(G, T)
     search_seats(G, cfg)
     q[:] = 0
     opts = np.zeros((MAX_ACTIONS + 1, N_OPT), np.int64)
+    r = 0  # log rows written
     while True:
         play_on(G, T, NO_STOP)
         if G.s[S_PAUSED] == 0:
             return
         G.s[S_PAUSED] = 0
         G.s[S_FORCE] = decide(G, Gw, S, Sw, T, W, role_preset, seed, game, cfg, q, opts)
+        r = log_decision(G, opts, log, r)
         if G.s[S_ERR]:
             return
+
+
+@njit(cache=True)
+def log_decision(G, opts, log, r):
+    """Write the decision just taken at row r of `log` (a game's trace: tracer.replaying):
+    a row (decision number S_DECISIONS, the option taken S_FORCE, BASE's S_BASE, how many
+    options m, the seat), then decide's m rows of opts. Returns the next row. One that does
+    not fit marks the log full (LOG_FULL in its last row's first column) and ends it."""
+    if log.shape[0] == 0:
+        return r
+    m = 0
+    while opts[m, 0] >= 0:
+        m += 1
+    if r + 1 + m > log.shape[0]:
+        log[log.shape[0] - 1, 0] = LOG_FULL
+        return log.shape[0]
+    log[r, 0] = G.s[S_DECISIONS]
+    log[r, 1] = G.s[S_FORCE]
+    log[r, 2] = G.s[S_BASE]
+    log[r, 3] = m
+    log[r, 4] = G.s[S_CUR]
+    log[r + 1 : r + 1 + m, :] = opts[:m, :]
+    return r + 1 + m
 
 
 @njit(cache=True)

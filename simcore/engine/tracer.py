@@ -1,6 +1,6 @@
 """The observers behind `simcore.studies.trace`: the kernel's functions wrapped, one game recorded.
 
-Only under NUMBA_DISABLE_JIT=1, where every njit function is a plain Python function that
+Only under NUMBA_DISABLE_JIT=1, where every kernel function is a plain Python function that
 its callers look up in the kernel module's globals at each call: `observing` swaps those
 globals for wrappers that call the real function and record what they see. A wrapper never
 writes to the state and never draws a random number (it reads the state, and the read-only
@@ -13,6 +13,15 @@ Two kinds of wrappers:
 - card moves (take_from_hand, to_hand, discard, draw_card, ...) are told apart by the frame
   they happen directly in: a card leaving a hand inside a BANG! effect is a Missed!, inside
   a Duel a BANG! answering it, at the end of a turn a discard.
+
+A seat that searches (`search:BASE`) decides by rollouts, games played to their end in
+plain Python at hundreds per decision: too slow here, and they would be recorded as the
+game. So its decisions come from the compiled game instead: `decision_log` plays it
+compiled (another process) and logs each decision, options and rollout wins included
+(search.log_decision), and the traced replay's search.decide (`replaying`) takes the
+logged option, checking that the game paused where the compiled one did, and records the
+options with their win rates. decide spends none of the game's random numbers, so the
+replay is the compiled game.
 """
 
 from __future__ import annotations
@@ -24,15 +33,21 @@ from typing import Any
 
 import numpy as np
 
-from simcore.engine import board, kernel
+from simcore.engine import board, kernel, search
 from simcore.engine import play as engine
 from simcore.engine.state import (
+    PH_PLAY,
+    PH_START,
     S_BANGS,
+    S_BASE,
+    S_CUR,
+    S_DECISIONS,
     S_DECK_N,
     S_DISC_N,
     S_FEATURED,
     S_N,
     S_OVER,
+    S_PHASE,
     S_ROUNDS,
     S_TURN,
 )
@@ -64,6 +79,7 @@ from simcore.engine.vocab import (
     WINNERS,
 )
 from strategies.params import P_RANDOM
+from strategies.presets import resolve_strategy, split_search
 
 EFFECT_NAMES = {code: name for name, code in EFFECTS.items()}
 CHECK_NAMES = {bit: name for name, bit in CHECKS.items()}
@@ -102,9 +118,10 @@ class Frame:
 class Recorder:
     """Events of one game, built by the wrappers `observing` installs."""
 
-    def __init__(self, theme: Any, T: Any):
+    def __init__(self, theme: Any, T: Any, bases: tuple[str, ...]):
         self.theme = theme
         self.T = T
+        self.bases = bases  # per canonical role, its strategy's BASE (its own when not searching)
         self.events: list[dict[str, Any]] = []
         self.frames: list[Frame] = []
         self.turn = 0
@@ -181,6 +198,8 @@ class Recorder:
     # --- frames: before the call (the frame not yet pushed) -------------------------------
 
     def pre_take_turn(self, G, T, p) -> None:
+        if G.s[S_PHASE] != PH_START:
+            return  # a searching seat's turn resumes after its decision
         self.turn = int(G.s[S_TURN]) + 1
         self.emit(
             "turn", seat=int(p), round=int(G.s[S_ROUNDS]), life=int(G.life[p]),
@@ -190,20 +209,19 @@ class Recorder:
     def pre_draw_phase(self, G, T, p) -> dict[str, Any]:
         return {"before": set(G.hand[p, : G.hand_n[p]].tolist()), "where": locations(G)}
 
-    def pre_resolve(self, G, T, p, k) -> None:
+    def action(self, G, T, p, k) -> dict[str, Any]:
+        """Legal action k of p (G.act_*): the card (None: Sid Ketchum's ability, named),
+        its effect, and the target and option where the player chose them."""
         i, tgt, opt = int(G.act_idx[k]), int(G.act_tgt[k]), int(G.act_opt[k])
-        beliefs, self.beliefs = self.beliefs, None
-        if i < 0:  # Sid Ketchum's ability: its frame records the cards and the life
+        if i < 0:
             name = self.theme.character_names[int(G.char[p])]
-            self.emit("play", seat=int(p), card=None, ability=name, options=self.options)
-            return
+            return {"seat": int(p), "card": None, "ability": name}
         c = int(G.hand[p, i])
         e = int(T.card_effect[c])
         ev: dict[str, Any] = {"seat": int(p), "card": self.card(c), "effect": EFFECT_NAMES[e]}
-        as_bang = e == E_MISSED and G.ability[p] == A_BANG_MISSED_SWAP
-        if as_bang:
+        if e == E_MISSED and G.ability[p] == A_BANG_MISSED_SWAP:
             ev["as_bang"] = True
-        if e in TARGETED or as_bang:
+        if e in TARGETED or ev.get("as_bang"):
             ev["target"] = tgt
         if e in (E_STEAL, E_DISCARD_ANY):
             ev["option"] = (
@@ -211,6 +229,17 @@ class Recorder:
                 if opt < 0
                 else self.theme.card_display[int(G.table[tgt, opt])]
             )
+        return ev
+
+    def pre_resolve(self, G, T, p, k) -> None:
+        beliefs, self.beliefs = self.beliefs, None
+        ev = self.action(G, T, p, k)
+        if ev["card"] is None:  # Sid Ketchum's ability: its frame records the cards and the life
+            self.emit("play", **ev, options=self.options)
+            return
+        c, tgt = ev["card"]["id"], ev.get("target", -1)
+        e = int(T.card_effect[c])
+        as_bang = ev.get("as_bang", False)
         if e in (E_BANG, E_STEAL) or as_bang:
             ev["distance"] = int(board.distance(G, T, p, tgt))
             ev["reach"] = int(board.reach(G, T, p)) if e != E_STEAL else int(T.card_value[c])
@@ -413,6 +442,38 @@ class Recorder:
     def post_missed_destiny(self, frame, result, G, T, att, p, f) -> None:
         return None
 
+    # --- a searching seat's decisions -------------------------------------------------------
+
+    def on_search(self, G, T, code: int, rows: list[list[int]]) -> None:
+        """A `search:BASE` seat's decision at the paused G (search.decide): the options with
+        their rollouts and wins, and wins less BASE's choice's on the worlds where the two
+        games differ (rows: decide's opts), the one taken (code) and BASE's; none when the
+        budget played no rollout."""
+        if not any(row[2] for row in rows):
+            return
+        p = int(G.s[S_CUR])
+        play = G.s[S_PHASE] == PH_PLAY
+        base = int(G.s[S_BASE])
+        if not play:  # a discard of a twin card is the same option (search.options)
+            base = int(kernel.first_twin(G, T, p, base - 2)) + 2
+        options = []
+        for option, wins, rollouts, gain, apart in rows:
+            if not play:
+                what: dict[str, Any] = {"discard": self.card(G.hand[p, option - 2])}
+            elif option == 1:
+                what = {"stop": True}
+            else:
+                what = {"play": self.action(G, T, p, option - 2)}
+            options.append(
+                {"code": option, "wins": wins, "rollouts": rollouts, "gain": gain, "apart": apart}
+                | what
+            )
+        self.emit(
+            "search", seat=p, kind="play" if play else "discard", taken=code, base=base,
+            base_strategy=self.bases[int(G.role[p])],
+            rollouts=sum(o["rollouts"] for o in options), options=options,
+        )  # fmt: skip
+
     # --- the bot's beliefs ----------------------------------------------------------------
 
     def after_choose(self, G, T, p, n, k) -> None:
@@ -479,23 +540,77 @@ def _choose(rec: Recorder, real: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+def replaying(rec: Recorder, log: list[list[int]]) -> Callable[..., Any]:
+    """search.decide for a traced game: the option the compiled game took at this decision
+    (log: decision_log's), recorded (Recorder.on_search); RuntimeError where the replay
+    pauses where the compiled game did not."""
+    entries = {}
+    r = 0
+    while r < len(log):
+        number, code, base, m, seat = log[r]
+        entries[number] = (code, base, seat, log[r + 1 : r + 1 + m])
+        r += 1 + m
+
+    def decide(G, Gw, S, Sw, T, W, role_preset, seed, game, cfg, q, opts):
+        number = int(G.s[S_DECISIONS])
+        code, base, seat, rows = entries.get(number, (0, -1, -1, []))
+        if (base, seat) != (int(G.s[S_BASE]), int(G.s[S_CUR])):
+            raise RuntimeError(
+                f"the traced game left the compiled one at the search's decision {number} "
+                f"(seat {int(G.s[S_CUR])}): a bug"
+            )
+        opts[: len(rows)] = rows
+        opts[len(rows), 0] = -1
+        rec.on_search(G, T, code, rows)
+        return code
+
+    return decide
+
+
 @contextmanager
-def observing(rec: Recorder) -> Iterator[None]:
-    """The kernel's globals swapped for observing wrappers, restored on exit."""
-    saved = {}
-    for name in FRAMES:
-        saved[name] = getattr(kernel, name)
-        setattr(kernel, name, _frame(rec, name, saved[name]))
-    for name in MOVES:
-        saved[name] = getattr(kernel, name)
-        setattr(kernel, name, _move(rec, name, saved[name]))
-    saved["choose_action"] = kernel.choose_action
-    kernel.choose_action = _choose(rec, saved["choose_action"])
+def observing(rec: Recorder, log: list[list[int]] | None = None) -> Iterator[None]:
+    """The kernel's globals swapped for observing wrappers (and search's: its search_game
+    sets a game up too), search.decide for the decisions of `log` when given; restored on
+    exit."""
+    wrapped = {name: _frame for name in FRAMES} | {name: _move for name in MOVES}
+    saved = []
+    for module in (kernel, search):
+        for name, wrap in wrapped.items():
+            if hasattr(module, name):
+                saved.append((module, name, getattr(module, name)))
+                setattr(module, name, wrap(rec, name, getattr(module, name)))
+    saved.append((kernel, "choose_action", kernel.choose_action))
+    kernel.choose_action = _choose(rec, kernel.choose_action)
+    if log is not None:
+        saved.append((search, "decide", search.decide))
+        search.decide = replaying(rec, log)
     try:
         yield
     finally:
-        for name, real in saved.items():
-            setattr(kernel, name, real)
+        for module, name, real in reversed(saved):
+            setattr(module, name, real)
+
+
+def decision_log(spec: TraceSpec) -> list[list[int]] | None:
+    """The game's searched decisions as the compiled kernel takes them (search.log_decision's
+    rows, as lists), for `replaying`; None when no seat searches. Run with numba compiling:
+    the rollouts are the compiled game's."""
+    if resolve_strategy(spec.strategy).search is None:
+        return None
+    rows = 1 << 12
+    while True:
+        block = engine.play_games(
+            spec.theme(), spec.players, 1, spec.seed, game0=spec.game, strategy=spec.strategy,
+            characters=spec.characters, feature=spec.feature, search_log=rows,
+        )  # fmt: skip
+        log = block.decisions[0]
+        if log[-1, 0] != search.LOG_FULL:
+            break
+        rows *= 4
+    r = 0
+    while r < rows and log[r, 0] > 0:
+        r += 1 + int(log[r, 3])
+    return log[:r].tolist()
 
 
 def record_game(spec: TraceSpec) -> dict[str, Any]:
@@ -503,8 +618,12 @@ def record_game(spec: TraceSpec) -> dict[str, Any]:
     from simcore.engine.tables import pack_tables
 
     theme = spec.theme()
-    rec = Recorder(theme, pack_tables(theme.tables)[0])
-    with observing(rec):
+    strategy = resolve_strategy(spec.strategy)
+    if strategy.search is not None and spec.decisions is None:
+        raise RuntimeError("a searching seat's trace needs its compiled game's decision_log")
+    bases = tuple(split_search(s)[1] for s in strategy.by_role)
+    rec = Recorder(theme, pack_tables(theme.tables)[0], bases)
+    with observing(rec, spec.decisions):
         block = engine.play_games(
             theme, spec.players, 1, spec.seed, game0=spec.game, strategy=spec.strategy,
             characters=spec.characters, feature=spec.feature, checked=True,

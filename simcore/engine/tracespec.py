@@ -24,6 +24,8 @@ class TraceSpec:
     feature: str | None = None
     config: str | None = None  # the run's config label, when traced from a run folder
     overrides: dict[str, Any] = field(default_factory=dict)  # shown in the header only
+    # a searching seat's decisions as the compiled game took them (tracer.decision_log)
+    decisions: list[list[int]] | None = None
 
     def theme(self) -> Theme:
         return compile_theme(self.theme_raw, self.theme_path)

@@ -80,6 +80,7 @@ EXPERIMENT_KEYS = (
     "precision_characters",
 )  # fmt: skip
 GRID_KEYS = ("themes", "players", "strategies", "characters", "feature")
+LEVEL_KEYS = ("strategy", "games")  # a strategy level with its own games per cell
 DEFAULT_GAMES = 10_000
 ALL = "all"
 EXTRA_COPIES = "extra_copies"  # virtual card field: add (or remove, < 0) copies of a card
@@ -113,6 +114,15 @@ class Override:
 
 
 @dataclass(frozen=True)
+class Level:
+    """One entry of grid.strategies: a canonical strategy label and the games per cell it
+    plays, None for the experiment's (`{ strategy = "search:tuned", games = 2000 }`)."""
+
+    strategy: str
+    games: int | None = None
+
+
+@dataclass(frozen=True)
 class Cell:
     """One configuration of the grid."""
 
@@ -124,6 +134,7 @@ class Cell:
     overrides: tuple[Override, ...]
     stem: str  # file-name stem of its chunks
     feature: str | None = None  # canonical "NAME" or "NAME=role" (simcore.api.check_feature)
+    games: int = DEFAULT_GAMES  # games 0 .. games - 1 (the most, with a precision target)
 
 
 @dataclass(frozen=True)
@@ -153,7 +164,7 @@ class Experiment:
     out: Path
     title: str
     description: str
-    games: int
+    games: int  # per cell, but for a strategy level's own (Cell.games)
     seed: int
     chunk_size: int
     checked: bool
@@ -167,7 +178,7 @@ class Experiment:
 
     @property
     def total_games(self) -> int:
-        return self.games * len(self.cells)
+        return sum(cell.games for cell in self.cells)
 
 
 # --- planning ------------------------------------------------------------------------------
@@ -203,7 +214,8 @@ def plan_experiment(
     experiment.precision_characters) ask the same, experiment.games being the cap.
 
     source is a shipped experiment's name ("default", see `shipped_experiments`) or a path.
-    out defaults to runs/<file stem>; games and seed replace the file's, feature (one
+    out defaults to runs/<file stem>; games and seed replace the file's (a strategy level's
+    own games stay), feature (one
     featured character, "NAME" or "NAME=ROLE") replaces its grid.feature. Writes nothing and
     needs no engine. Raises ValueError (ExperimentError, ThemeError, RunFolderError) with a
     one-line message.
@@ -265,15 +277,16 @@ def plan_experiment(
                         featured = check_feature(featured, variant, playable)
                     except ValueError as e:
                         raise ExperimentError(f"{name}: grid.feature: {e}") from None
-                    for strategy in strategies:
+                    for level in strategies:
                         for n in playable:
                             label = "/".join(
-                                [config_label(variant.id, n, strategy, checked_pool, featured)]
+                                [config_label(variant.id, n, level.strategy, checked_pool,
+                                              featured)]
                                 + [o.label for o in overrides]
-                            )
+                            )  # fmt: skip
                             cells.append(
-                                Cell(label, variant, n, strategy, checked_pool, overrides, "",
-                                     featured)
+                                Cell(label, variant, n, level.strategy, checked_pool, overrides,
+                                     "", featured, level.games or games)
                             )  # fmt: skip
     if not cells:
         raise ExperimentError(
@@ -289,7 +302,13 @@ def plan_experiment(
             "players": counts,
             "games": games,
             "seed": seed,
-            "strategies": strategies,
+            "strategies": [level.strategy for level in strategies],
+            # older requests lack the key
+            **(
+                {"strategy_games": {lv.strategy: lv.games for lv in strategies if lv.games}}
+                if any(lv.games for lv in strategies)
+                else {}
+            ),
             "characters": None if pools == [None] else [p or ALL for p in pools],
             # older requests lack the key
             **(
@@ -314,10 +333,10 @@ def plan_experiment(
     check_folder(out, request)
     chunks = []
     for cell in cells:
-        for i in range(math.ceil(games / chunk_size)):
+        for i in range(math.ceil(cell.games / chunk_size)):
             game0 = i * chunk_size
             file = f"{SEATS}/{cell.stem}-{i:05d}.parquet"
-            chunks.append(CellChunk(cell, i, game0, min(chunk_size, games - game0), file))
+            chunks.append(CellChunk(cell, i, game0, min(chunk_size, cell.games - game0), file))
     return Experiment(
         source, out, title, description, games, seed, chunk_size, checked, themes, cells,
         skipped, request, chunks, bool(events), adaptive,
@@ -436,20 +455,37 @@ def grid_players(value: Any, name: str) -> list[int]:
     return sorted(set(counts))
 
 
-def grid_strategies(value: Any, name: str) -> list[str]:
-    """Canonical strategy labels: preset names, "role=preset,..." or role -> preset tables."""
+def grid_strategies(value: Any, name: str) -> list[Level]:
+    """The strategy levels: preset names, "role=preset,..." or role -> preset tables, each
+    with the experiment's games, or a table { strategy = ..., games = N } of one with its
+    own games per cell."""
     entries = value if isinstance(value, list) else [value]
     if not entries:
         raise ExperimentError(f"{name}: grid.strategies: empty list")
-    labels = []
+    levels = []
     for entry in entries:
+        games = None
+        if isinstance(entry, dict) and set(entry) & set(LEVEL_KEYS):
+            where = f"{name}: grid.strategies"
+            known_keys(entry, where, LEVEL_KEYS, ExperimentError)
+            if "strategy" not in entry:
+                raise ExperimentError(
+                    f"{where}: a level {{ games = ... }} names no strategy "
+                    '(write { strategy = "search:tuned", games = 2000 })'
+                )
+            entry, games = entry["strategy"], entry.get("games")
+            try:
+                games = None if games is None else check_games(games)
+            except ValueError as e:
+                raise ExperimentError(f"{where}: {entry}: {e}") from None
         try:
-            labels.append(check_strategy(entry))
+            levels.append(Level(check_strategy(entry), games))
         except ValueError as e:
             raise ExperimentError(f"{name}: grid.strategies: {e}") from None
+    labels = [level.strategy for level in levels]
     if len(set(labels)) < len(labels):
         raise ExperimentError(f"{name}: grid.strategies: a strategy is listed twice")
-    return labels
+    return levels
 
 
 def grid_features(value: Any, name: str) -> list[str | None]:
@@ -702,7 +738,6 @@ def _with_stems(cells: list[Cell], name: str) -> list[Cell]:
 
 def _new_manifest(exp: Experiment) -> dict[str, Any]:
     now = _now()
-    per_cell = math.ceil(exp.games / exp.chunk_size)
     return {
         "format": MANIFEST_FORMAT,
         "request": exp.request,
@@ -722,8 +757,8 @@ def _new_manifest(exp: Experiment) -> dict[str, Any]:
                 "characters": cell.characters,
                 "feature": cell.feature,
                 "overrides": {o.key: o.value for o in cell.overrides},
-                "games": exp.games,
-                "chunks": per_cell,
+                "games": cell.games,
+                "chunks": math.ceil(cell.games / exp.chunk_size),
             }
             for cell in exp.cells
         ],

@@ -8,15 +8,18 @@ answers, draw! faces, damage, deaths, the bot's enemy scores at its choices) wit
 changing the state or spending a random number. The compiled kernel is never touched, so
 the fast path pays nothing for tracing; the replay runs in a subprocess
 (``python -m simcore.studies.trace``), which reads trace requests as JSON on stdin and writes the
-traces as JSON on stdout.
+traces as JSON on stdout. A game with a seat that searches (`search:BASE`) is first played
+compiled in another subprocess (``python -m simcore.studies.trace --decisions``), which logs
+that seat's decisions (simcore.engine.tracer.decision_log); the replay takes them from the log
+and shows, at each, the options with their rollout wins, the one taken and BASE's.
 
     spec = spec_from_options("classic", players=5, seed=1, game=4217)
     [trace] = trace_games([spec])       # {"events": [...], "result": {...}, ...}
     print(render_text(trace))
 
-Events are dicts with a `type` (deal, turn, draw, check, play, answer, pay, discard,
-damage, heal, death, reward, penalty, inherit, take, store, pass, skip, reshuffle, destiny,
-tempered, ability, swap, end), the turn they happen in (0: the deal), a `depth` (1: at the
+Events are dicts with a `type` (deal, turn, draw, check, search, play, answer, pay,
+discard, damage, heal, death, reward, penalty, inherit, take, store, pass, skip, reshuffle,
+destiny, tempered, ability, swap, end), the turn they happen in (0: the deal), a `depth` (1: at the
 turn's level, 2: inside a play) and seats, cards ({"id", "card", "face"}) and numbers.
 """
 
@@ -27,7 +30,7 @@ import os
 import subprocess
 import sys
 import tomllib
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +39,7 @@ from simcore.engine.tracespec import TraceSpec
 from simcore.errors import UserError
 
 ENV_SWITCH = "NUMBA_DISABLE_JIT"
+DECISIONS = "--decisions"  # the subprocess's switch: log searched decisions, compiled
 
 
 class TraceError(UserError):
@@ -62,7 +66,7 @@ def spec_from_options(
     loaded = load_theme(theme)
     player_counts(players, loaded)
     check_seed_game(seed, game)
-    label = not_searching(check_strategy(strategy))
+    label = check_strategy(strategy)
     pool = check_characters(characters, loaded, [players])
     feat = parse_feature(loaded, feature, players)
     character_pool(loaded, pool, players - (feat[0] >= 0), exclude=int(feat[0]))
@@ -76,19 +80,6 @@ def spec_from_options(
         characters=pool,
         feature=feature,
     )
-
-
-def not_searching(strategy: str) -> str:
-    """The strategy, unless a seat of it searches: its rollouts play the kernel's functions
-    too, which the tracer would record as the game (TraceError)."""
-    from strategies.presets import resolve_strategy
-
-    if resolve_strategy(strategy).search:
-        raise TraceError(
-            f"strategy {strategy!r} has a seat that searches (search:...): trace cannot "
-            "replay its games yet; trace its base strategy"
-        )
-    return strategy
 
 
 def check_seed_game(seed: int, game: int) -> None:
@@ -177,7 +168,7 @@ def spec_from_run(run: Path, game: int, config: str | None = None) -> TraceSpec:
         players=int(cfg["players"]),
         seed=int(request["seed"]),
         game=game,
-        strategy=not_searching(cfg.get("strategy") or strategies[0]),
+        strategy=cfg.get("strategy") or strategies[0],
         characters=characters,
         feature=feature,
         config=cfg["label"],
@@ -282,16 +273,33 @@ def check_against_rows(run: Path, trace: dict[str, Any]) -> None:
 
 
 def trace_games(specs: list[TraceSpec], timeout: float | None = 600) -> list[dict[str, Any]]:
-    """Replay each game with the kernel as plain Python in a subprocess; its traces."""
+    """Replay each game with the kernel as plain Python in a subprocess; its traces. Games
+    with a seat that searches are played compiled first, in another, for its decisions."""
     if not specs:
         return []
+    from strategies.presets import resolve_strategy
+
+    searching = [i for i, s in enumerate(specs) if resolve_strategy(s.strategy).search]
+    if searching:
+        logs = _subprocess([specs[i] for i in searching], timeout, compiled=True)
+        specs = list(specs)
+        for i, log in zip(searching, logs, strict=True):
+            specs[i] = replace(specs[i], decisions=log)
+    return _subprocess(specs, timeout, compiled=False)
+
+
+def _subprocess(specs: list[TraceSpec], timeout: float | None, compiled: bool) -> list[Any]:
+    """`python -m simcore.studies.trace` on specs: their decision logs when compiled, else
+    their traces (the kernel as plain Python)."""
     root = str(Path(__file__).resolve().parents[2])  # the folder holding simcore/
     env = dict(os.environ)
-    env[ENV_SWITCH] = "1"
+    env.pop(ENV_SWITCH, None)
+    if not compiled:
+        env[ENV_SWITCH] = "1"
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
     payload = json.dumps([asdict(s) for s in specs], default=str)
     proc = subprocess.run(
-        [sys.executable, "-m", "simcore.studies.trace"],
+        [sys.executable, "-m", "simcore.studies.trace", *([DECISIONS] if compiled else [])],
         input=payload,
         capture_output=True,
         text=True,
@@ -318,8 +326,14 @@ def record_games(specs: list[TraceSpec]) -> list[dict[str, Any]]:
 
 
 def main() -> None:
-    """`python -m simcore.studies.trace`: JSON list of TraceSpec fields on stdin -> traces on stdout."""
+    """`python -m simcore.studies.trace`: JSON list of TraceSpec fields on stdin -> traces on
+    stdout; with --decisions (numba compiling), each game's decision_log instead."""
     specs = [TraceSpec(**s) for s in json.load(sys.stdin)]
+    if sys.argv[1:] == [DECISIONS]:
+        from simcore.engine.tracer import decision_log
+
+        json.dump([decision_log(spec) for spec in specs], sys.stdout)
+        return
     json.dump(record_games(specs), sys.stdout, ensure_ascii=False)
 
 
@@ -398,6 +412,57 @@ def beliefs_text(ev: dict[str, Any], who, role) -> str:
     return "; enemy scores: " + ", ".join(parts).replace("-", "−")
 
 
+def play_text(ev: dict[str, Any], who) -> str:
+    """ "plays BANG! (K♠) on Paul Regret", "..., choosing Barrel", "uses Sid Ketchum"."""
+    if ev.get("card") is None:
+        return f"uses {ev['ability']}"
+    text = f"plays {card_text(ev['card'])}"
+    if ev.get("as_bang"):
+        text += " as a BANG!"
+    if ev.get("target") is not None and ev["target"] != ev["seat"]:
+        text += f" on {who(ev['target'])}"
+    if ev.get("option"):
+        text += f", choosing {ev['option']}"
+    return text
+
+
+def option_text(option: dict[str, Any], who) -> str:
+    """One option of a searched decision: a play, "stops playing" or a discard."""
+    if option.get("stop"):
+        return "stops playing"
+    if "discard" in option:
+        return f"discards {card_text(option['discard'])}"
+    return play_text(option["play"], who)
+
+
+def search_text(ev: dict[str, Any], who, role) -> str:
+    """A searched decision: a head line, then one line per option (most rollouts first):
+    its wins of its rollouts and their rate, its wins less BASE's choice's on the worlds
+    where the two differ, and which was taken and which BASE takes."""
+    s = ev["seat"]
+    base = ev.get("base_strategy") or "BASE"
+    what = "what to play" if ev["kind"] == "play" else "what to discard"
+    lines = [
+        f"{who(s)} [{role(s)}] searches {what}: {len(ev['options'])} options, "
+        f"{ev['rollouts']} rollouts (won/played; ± against {base}'s choice where they differ)"
+    ]
+    options = sorted(ev["options"], key=lambda o: (-o["rollouts"], -o["wins"], o["code"]))
+    texts = [option_text(o, who) for o in options]
+    width = max(len(x) for x in texts)
+    for o, text in zip(options, texts, strict=True):
+        marks = [
+            mark
+            for mark, code in (("taken", ev["taken"]), (f"{base}'s choice", ev["base"]))
+            if code == o["code"]
+        ]
+        rate = f"{o['wins'] / o['rollouts']:.0%}" if o["rollouts"] else "–"
+        gain = "" if o["code"] == ev["base"] else f"{o['gain']:+d}/{o['apart']}"
+        won = f"{o['wins']:>3}/{o['rollouts']:<3} won ({rate})"
+        line = f"  {text:<{width}}  {won:<17}  {gain.replace('-', '−'):<7}"
+        lines.append((line + (f"  ← {', '.join(marks)}" if marks else "")).rstrip())
+    return "\n".join(lines)
+
+
 def event_text(ev: dict[str, Any], who, role, side_names) -> str | None:  # noqa: PLR0911, PLR0912
     t = ev["type"]
     s = ev.get("seat")
@@ -441,16 +506,12 @@ def event_text(ev: dict[str, Any], who, role, side_names) -> str | None:  # noqa
             f"{who(s)}: draw! for {ev['label']}: {revealed} → "
             f"{'success' if ev['success'] else 'failure'}, {good if ev['success'] else bad}"
         )
+    if t == "search":
+        return search_text(ev, who, role)
     if t == "play":
+        text = play_text(ev, who)
         if ev.get("card") is None:
-            return f"uses {ev['ability']}"
-        text = f"plays {card_text(ev['card'])}"
-        if ev.get("as_bang"):
-            text += " as a BANG!"
-        if ev.get("target") is not None and ev["target"] != s:
-            text += f" on {who(ev['target'])}"
-        if ev.get("option"):
-            text += f", choosing {ev['option']}"
+            return text
         if "distance" in ev:
             text += f" (distance {ev['distance']}, reach {ev['reach']})"
         if ev.get("destiny"):
