@@ -15,7 +15,7 @@ from reports.names import Names
 from reports.verdict import verdict_lines
 from simcore.cli import app
 from simcore.engine.vocab import R_LEADER, R_OUTLAW, R_RENEGADE
-from simcore.studies.band import BANDS_ENV, End, band, band_ends
+from simcore.studies.band import BANDS_ENV, End, band, band_ends, shipped_bands
 from simcore.studies.tune import Aim, Space
 
 SPACE = Space.full()
@@ -259,3 +259,15 @@ def test_verdict_line_carries_the_band():
     low = bands.with_columns(pl.Series("band_low", [0.30, None, None]))
     (line,) = verdict_lines([], low, names)
     assert "(band 30.0%–64.0%)" in line and "but not at the low end of its band" in line
+
+
+def test_the_shipped_classic_band_replays_its_rates(monkeypatch):
+    """The band that ships (classic, 5 players, the Sheriff's side) names end presets that
+    load and replay exactly its rates on its fresh deals."""
+    monkeypatch.delenv(BANDS_ENV, raising=False)
+    (b,) = [x for x in shipped_bands("classic") if (x.players, x.side) == (5, "leader")]
+    assert b.low < b.centre + 1e-9 and b.low < b.high and b.start == "tuned"
+    for end, rate in (("low", b.low), ("high", b.high)):
+        seats = simcore.simulate("classic", 5, b.final_games, b.final_seed, b.strategy(end))
+        won = seats.filter(seat=0)["winner"] == "leader"
+        assert 100 * float(won.mean()) == pytest.approx(rate, abs=1e-9), end
