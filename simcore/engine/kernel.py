@@ -85,7 +85,7 @@ from simcore.engine.state import (
     S_TURN_ACTIONS,
     S_WINNER,
     SK_DISCARD,
-    SK_PLAY,
+    SK_PLAY_KINDS,
 )
 from simcore.engine.vocab import (
     A_BANG_MISSED_SWAP,
@@ -1156,7 +1156,7 @@ def take_turn(G, T, p):
                 G.s[S_FORCE] = 0
             else:
                 k = choose_action(G, T, p, n)
-                if pauses(G, p, SK_PLAY):
+                if pauses(G, p, SK_PLAY_KINDS):
                     G.s[S_BASE] = k + 2
                     G.s[S_OPTIONS] = n
                     return

@@ -59,8 +59,8 @@ class GameBlock(NamedTuple):
     events: np.ndarray  # int64[n, N_EV or 0] (the pile shares are sums of millionths)
     used: np.ndarray  # int16[n, players, card names or 0]
     # with a seat that searches (else None): per game, decisions searched, rollouts played,
-    # decisions where the search left BASE's choice (simcore.engine.search.Q_*)
-    searched: np.ndarray | None  # int64[n, 3]
+    # decisions where the search left BASE's choice, and the same per kind (search.Q_*)
+    searched: np.ndarray | None  # int64[n, search.N_Q]
 
 
 NO_FEATURE = np.array([-1, -1], np.int64)  # setup_game's `feature`: none

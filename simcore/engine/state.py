@@ -61,8 +61,20 @@ NOT_CHOSEN = -2
 PH_START = 0  # the turn has not begun (or is over)
 PH_PLAY = 1  # drawn: playing cards
 PH_DISCARD = 2  # discarding down to life
-SK_PLAY = 1  # search the play phase: which card on whom, with which option, or stop
-SK_DISCARD = 2  # search the discards down to life, one card at a time
+# the decision kinds a searching seat searches (simcore.engine.search.option_kinds): bit k
+# of S_SEARCH_KINDS. A play-phase option other than BASE's choice is an alternative of a
+# kind by what the two differ in; searching a kind searches BASE's choice and its
+# alternatives of that kind only
+SK_PLAY = 1  # the whole play phase: which card on whom, with which option, or stop
+SK_DISCARD = 2  # the discards down to life, one card at a time
+SK_TARGET = 4  # the card BASE plays, on another target
+SK_STOP = 8  # stop or play: stopping where BASE plays, any play where BASE stops
+SK_BEER = 16  # a Beer (a heal for oneself: `heal`) played where BASE plays none, or the reverse
+SK_DUEL = 32  # a Duel played where BASE plays none, or the reverse
+SK_AREA = 64  # Gatling or Indians! played where BASE plays neither, or the reverse
+SK_TAKE = 128  # the Panic!/Cat Balou BASE plays on its target, taking another card
+N_SK = 8  # kinds (bits)
+SK_PLAY_KINDS = SK_PLAY | SK_TARGET | SK_STOP | SK_BEER | SK_DUEL | SK_AREA | SK_TAKE
 QUIET = 2  # kernel.setup_game's `checked` flag for S_QUIET (1 is checked mode)
 
 # event counts kept per game in State.ev (simcore.engine.events names them): for each "draw!" kind
