@@ -204,6 +204,7 @@ SEARCH_KINDS = {
     "duel": 32,
     "area": 64,
     "take": 128,
+    "putback": 256,
 }
 
 

@@ -22,7 +22,7 @@ from simcore.engine.vocab import E_DUEL, E_GATLING, E_HEAL, E_INDIANS, ROLES
 from simcore.studies.search_gain import BY_KIND, NOT_SEARCHED, TOGETHER
 from strategies.presets import SEARCH_KINDS, Search, resolve_strategy
 
-PLAY_KINDS = [k for k in SEARCH_KINDS if k not in ("play", "discard")]
+PLAY_KINDS = [k for k in SEARCH_KINDS if k not in ("play", "discard", "putback")]
 
 
 def col(kind: str, changed: bool) -> int:
@@ -35,14 +35,14 @@ def test_the_kinds_are_the_engines_bits():
     for name, bit in SEARCH_KINDS.items():
         assert getattr(state, f"SK_{name.upper()}") == bit
     assert len(SEARCH_KINDS) == state.N_SK and N_Q == Q_KIND + 2 * state.N_SK
-    assert state.SK_PLAY_KINDS == sum(SEARCH_KINDS[k] for k in SEARCH_KINDS if k != "discard")
+    assert state.SK_PLAY_KINDS == sum(SEARCH_KINDS[k] for k in ["play", *PLAY_KINDS])
 
 
 def test_kinds_parse_and_bad_names_are_one_line_errors():
     assert Search.parse("search@kinds=duel+take").kinds == ("duel", "take")
     s = resolve_strategy("outlaw=search@kinds=beer+area+discard:tuned", 5)
     assert s.search_config()[3] == state.SK_BEER | state.SK_AREA | state.SK_DISCARD
-    for bad in ("answers", "putback", "duel+", "Duel"):
+    for bad in ("answers", "put-back", "duel+", "Duel"):
         with pytest.raises(ValueError, match="unknown search kind") as e:
             Search.parse(f"search@kinds={bad}")
         assert "\n" not in str(e.value)
@@ -73,15 +73,15 @@ def spec_alternative(G, T, p: int, code: int, base: int, kind: str) -> bool:
 
 
 def decisions(strategy: str, players: int = 5, n: int = 12, each: int = 40):
-    """Real play-phase decisions of a seat searching `strategy` (budget 0: no rollouts):
-    n games from a mid-game turn, its next `each` decisions in each, BASE's choice taken at
-    every one: (tables, state, the searched decision) per decision."""
+    """Real decisions of every seat searching `strategy` (budget 0: no rollouts): n games
+    from a mid-game turn, their next `each` decisions in each, BASE's choice taken at every
+    one: (tables, state, the searched decision) per decision."""
     s = resolve_strategy(strategy, players)
     tables = pack_tables(load_theme("classic").tables)
     games = np.arange(n)
     states = paused_games("classic", players, 11, games, 2 + games % 5, strategy="tuned")
     for g, G in zip(games, states, strict=True):
-        G.s[state.S_SEARCH] = 1 << int(G.s[state.S_CUR])
+        G.s[state.S_SEARCH] = (1 << players) - 1
         G.s[state.S_SEARCH_KINDS] = s.search_config()[3]
         for _ in range(each):
             with np.errstate(over="ignore"):
@@ -100,6 +100,7 @@ def test_a_kinds_options_are_bases_and_its_alternatives_of_that_kind(kind):
     definition makes that kind's alternatives, each marked with the kind."""
     weighed = 0
     for tables, G, d in decisions(f"search@budget=0@kinds={kind}:tuned"):
+        assert G.s[state.S_PHASE] == state.PH_PLAY
         T, p = tables[0], int(G.s[state.S_CUR])
         every = range(1, int(G.s[state.S_OPTIONS]) + 2)
         expected = {c for c in every if c == d.base or spec_alternative(G, T, p, c, d.base, kind)}
@@ -110,22 +111,24 @@ def test_a_kinds_options_are_bases_and_its_alternatives_of_that_kind(kind):
     assert weighed >= 1  # some decision had an alternative of the kind
 
 
-@pytest.mark.parametrize("kind", ["take", "duel"])
+@pytest.mark.parametrize("kind", ["take", "duel", "putback"])
 def test_a_kind_restricted_search_changes_only_decisions_of_its_kind(kind):
     """Every decision the search changes is of its kind (no change counted outside it: the
-    discards, and for take every other play kind), and a game where it changed nothing is
-    BASE's game exactly."""
+    discards, and for take and putback every other kind), and a game where it changed
+    nothing is BASE's game exactly. (putback: Kit Carlson an outlaw in every game.)"""
     games = 48
+    feature = "Kit Carlson=outlaw" if kind == "putback" else None
     spec = {r: "tuned" for r in ROLES} | {
         "outlaw": f"search@worlds=2@budget=32@z=0@kinds={kind}:tuned"
     }
-    base = play_games("classic", 5, games, 4, strategy="tuned")
-    played = play_games("classic", 5, games, 4, strategy=spec)
+    base = play_games("classic", 5, games, 4, strategy="tuned", feature=feature)
+    played = play_games("classic", 5, games, 4, strategy=spec, feature=feature)
     q = played.searched
     assert q[:, Q_CHANGED].sum() > 0
     assert np.array_equal(q[:, col(kind, True)], q[:, Q_CHANGED])
     assert np.array_equal(q[:, col(kind, False)], q[:, Q_DECISIONS])
-    outside = ["discard"] + ([k for k in PLAY_KINDS if k != "take"] if kind == "take" else [])
+    alone = {"take": PLAY_KINDS, "putback": [*PLAY_KINDS, "play", "discard"]}
+    outside = ["discard"] + [k for k in alone.get(kind, []) if k != kind]
     for other in outside:
         assert q[:, col(other, True)].sum() == 0, other
     same = q[:, Q_CHANGED] == 0
@@ -134,7 +137,29 @@ def test_a_kind_restricted_search_changes_only_decisions_of_its_kind(kind):
         assert np.array_equal(getattr(base, name)[same], getattr(played, name)[same]), name
 
 
-def test_kind_counts_are_the_same_for_any_thread_count():
+def test_a_put_back_searched_with_no_budget_plays_bases_games():
+    """Kit Carlson's put-back pauses with the cards drawn held in his hand; resumed with
+    BASE's choice (budget 0) the games are BASE's exactly. The options are the distinct
+    cards drawn."""
+    spec = {r: "search@budget=0@kinds=putback:tuned" for r in ROLES}
+    for players in (4, 6):
+        base = play_games("classic", players, 40, 8, strategy="tuned", feature="Kit Carlson")
+        zero = play_games("classic", players, 40, 8, strategy=spec, feature="Kit Carlson")
+        for name in ("winner", "turns", "survived", "character"):
+            assert np.array_equal(getattr(base, name), getattr(zero, name)), name
+    seen = 0
+    for tables, G, d in decisions("search@budget=0@kinds=putback:tuned"):
+        T, p, m = tables[0], int(G.s[state.S_CUR]), int(G.s[state.S_OPTIONS])
+        assert G.s[state.S_PHASE] == state.PH_PUTBACK and m == 3
+        drawn = [G.hand[p, G.hand_n[p] - m + j] for j in range(m)]
+        face = [(T.card_name[c], T.card_destiny[c]) for c in drawn]
+        assert set(d.options[:, 0]) == {j + 2 for j in range(m) if face[j] not in face[:j]}
+        assert face[d.base - 2] == face[int(G.s[state.S_BASE]) - 2]
+        for code, kinds in d.options[:, [0, 5]]:
+            assert (kinds == state.SK_PUTBACK) == (code != d.base)
+        seen += 1
+    assert seen >= 3
+
     spec = "renegade=search@worlds=2@budget=24@kinds=duel+take+discard:tuned"
     before = numba.get_num_threads()
     try:

@@ -3,7 +3,9 @@
 The game is played by the kernel as any other (play.play_range calls search_game for it),
 but a searching seat's turn pauses at each of its decisions of the kinds it searches
 (kernel.take_turn: S_PAUSED). There `decide` weighs every option (each legal play and
-stop; or each distinct card to discard down to life): in worlds sampled from what the
+stop; each distinct card to discard down to life; as Kit Carlson, each distinct card
+drawn to put back), or for a search of some kinds only (state.SK_*) BASE's choice and
+its alternatives of those kinds (option_kinds): in worlds sampled from what the
 seat can see (resample_hidden), the paused state is copied into the thread's scratch
 state, the option taken, and the game played to its end with BASE at every seat, the
 searching seat's own later choices too; an option's score is the games its side wins.
@@ -30,8 +32,9 @@ passing (a card it drew and put back as Kit Carlson, a General Store's cards now
 and what the others' play so far hints at their roles (worlds are not weighted).
 
 Decisions deep in the rules' call stack (answering a BANG!, Indians! or a Duel, a Beer at
-a lethal hit, a General Store pick, Kit Carlson's put-back, Jesse Jones's and Pedro
-Ramirez's draws, a Whisky's cost card) do not pause: BASE makes them.
+a lethal hit, a General Store pick, Jesse Jones's and Pedro Ramirez's draws, a Whisky's
+cost card) do not pause: BASE makes them. Kit Carlson's put-back is the draw phase's, at
+the top of his turn: it pauses (kind putback) with the cards drawn held in his hand.
 """
 
 from typing import NamedTuple
@@ -53,6 +56,7 @@ from simcore.engine.rng import GOLDEN, mix64, rng_below, rng_next, rng_seed
 from simcore.engine.state import (
     N_SK,
     PH_PLAY,
+    PH_PUTBACK,
     S_BASE,
     S_CUR,
     S_DECISIONS,
@@ -72,6 +76,7 @@ from simcore.engine.state import (
     SK_DISCARD,
     SK_DUEL,
     SK_PLAY,
+    SK_PUTBACK,
     SK_STOP,
     SK_TAKE,
     SK_TARGET,
@@ -308,10 +313,27 @@ def options(G, T, opts, kinds):
     """The options of G's paused decision that a search of `kinds` (state.SK_* bits) weighs,
     as codes (state.S_FORCE) in opts[:, 0], each one's option_kinds in opts[:, 5], BASE's
     among them: (how many, BASE's code). Play phase: BASE's and its alternatives of those
-    kinds. Discards: one card of each name (and destiny) in hand."""
+    kinds. Discards: one card of each name (and destiny) in hand; Kit Carlson's put-back:
+    one card of each among those drawn."""
     base = G.s[S_BASE]
     p = G.s[S_CUR]
     m = 0
+    if G.s[S_PHASE] == PH_PUTBACK:
+        h = G.hand_n[p] - G.s[S_OPTIONS]  # the cards drawn are held last in hand
+        for j in range(G.s[S_OPTIONS]):
+            first = j  # the first card drawn of the same name and destiny
+            for t in range(j):
+                if first == j and first_twin(G, T, p, h + t) == first_twin(G, T, p, h + j):
+                    first = t
+            if first < j:
+                if base == j + 2:
+                    base = first + 2  # the same put-back
+                continue
+            opts[m, 0] = j + 2
+            m += 1
+        for i in range(m):
+            opts[i, 5] = SK_PUTBACK if opts[i, 0] != base else 0
+        return m, base
     if G.s[S_PHASE] == PH_PLAY:
         for j in range(G.s[S_OPTIONS] + 1):
             k = option_kinds(G, T, p, j + 1, base)

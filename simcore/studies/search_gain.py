@@ -37,14 +37,12 @@ from strategies.presets import SEARCH, SEARCH_KINDS, Search, Strategy, resolve_s
 
 CHUNK = 256  # games per work item
 # the disagreement table's rows (search_by_kind): each kind searched alone, then `together`
-BY_KIND = ("target", "stop", "beer", "duel", "area", "take", "discard")
-TOGETHER = ("play", "discard")  # every decision a seat can search
+BY_KIND = ("target", "stop", "beer", "duel", "area", "take", "discard", "putback")
+TOGETHER = Search.kinds  # the default search: play+discard (putback is opt-in)
 # kinds of decision a searching seat cannot take (the table says why, instead of a number)
 NOT_SEARCHED = {
     "answers": "not searched: BASE decides deep in the rules' call stack (a Missed! or "
     "BANG! answering a BANG!, Gatling, Indians! or Duel; a Beer at a lethal hit)",
-    "putback": "not searched: BASE decides deep in the rules' call stack (Kit Carlson's "
-    "put-back in his draw)",
 }
 
 
