@@ -8,6 +8,8 @@ import json
 import numba
 import numpy as np
 import pytest
+from scenario import PLAIN, Table
+from test_search_seat import paused
 from typer.testing import CliRunner
 
 from simcore.cli import app
@@ -109,6 +111,41 @@ def test_a_kinds_options_are_bases_and_its_alternatives_of_that_kind(kind):
             assert (kinds & SEARCH_KINDS[kind] != 0) == (code != d.base)
         weighed += len(expected) > 1
     assert weighed >= 1  # some decision had an alternative of the kind
+
+
+def test_searching_take_its_panic_takes_the_barrel_that_saves_the_sheriff():
+    """The Sheriff at 1 life, his hand empty, a Scope and then a Barrel in play; every card
+    the outlaw has not seen is a heart (a Barrel check always saves). tuned's Panic! takes
+    the oldest card in play, the Scope, and the BANG! after it is drawn off; searching only
+    which card it takes, the outlaw takes the Barrel and his BANG! wins every world."""
+    spec = {r: "tuned" for r in ROLES} | {"outlaw": "search@worlds=8@budget=96@kinds=take:tuned"}
+    strategy = resolve_strategy(spec, 4)
+    t = Table(PLAIN, roles=["leader", "outlaw", "renegade", "outlaw"])
+    t.set_life(0, 1).equip(0, "Scope", "Barrel").give(1, "Panic!", "BANG!")
+    t.give(2, "Missed!").give(3, "Missed!")
+    G = t.G
+    pile = [int(c) for c in G.deck[: G.s[state.S_DECK_N]]]
+    hearts = [c for c in pile if t.theme.card_faces[c].endswith("H")]
+    G.deck[:] = -1
+    G.deck[: len(hearts)] = hearts
+    G.s[state.S_DECK_N] = len(hearts)
+    for c in pile:
+        if c not in hearts:
+            kernel.discard(G, c)
+    t.check()
+    paused(t, 1, strategy)
+    d = searched_decision(pack_tables(t.theme.tables), G, strategy)
+
+    def took(code):
+        k = code - 2
+        card = t.theme.card_display[G.hand[1, G.act_idx[k]]]
+        return card, int(G.act_tgt[k]), t.theme.card_display[G.table[0, G.act_opt[k]]]
+
+    assert took(d.base) == ("Panic!", 0, "Scope")
+    assert took(d.code) == ("Panic!", 0, "Barrel")
+    assert len(d.options) == 2  # only which card the Panic! takes was searched
+    barrel = d.options[d.options[:, 0] == d.code][0]
+    assert barrel[1] == barrel[2] > d.options[d.options[:, 0] == d.base][0][1]
 
 
 @pytest.mark.parametrize("kind", ["take", "duel", "putback"])
