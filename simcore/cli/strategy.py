@@ -29,11 +29,11 @@ from simcore.runs.runfolder import (
 )
 from strategies.presets import Search
 
-# exploit --method search: deals per role, sized so one role at 5 players reaches about
-# +-1 point within 30 minutes on a 2-core machine with the default Search (docs/speed.md)
 if TYPE_CHECKING:
     from simcore.studies.search_gain import KindTable
 
+# exploit --method search: deals per role, sized so one role at 5 players reaches about
+# +-1 point within 30 minutes on a 2-core machine with the default Search (docs/speed.md)
 SEARCH_GAMES = 8000
 
 
