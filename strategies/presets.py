@@ -193,7 +193,19 @@ def find_preset(spec: str, theme: str | None = None) -> Preset:
 
 
 SEARCH = "search"  # "search:BASE", "search@budget=256@worlds=8:BASE": a searching seat
-SEARCH_KINDS = {"play": 1, "discard": 2}  # simcore.engine.state.SK_*
+# the decision kinds a seat searches: simcore.engine.state.SK_* (which imports this package,
+# so the bits are written here again; tests/test_search_kinds.py holds them equal)
+SEARCH_KINDS = {
+    "play": 1,
+    "discard": 2,
+    "target": 4,
+    "stop": 8,
+    "beer": 16,
+    "duel": 32,
+    "area": 64,
+    "take": 128,
+    "putback": 256,
+}
 
 
 @dataclass(frozen=True)
@@ -222,7 +234,7 @@ class Search:
             if not sep or key not in ("worlds", "budget", "kinds", "seats", "z", "beta"):
                 raise ValueError(
                     f"bad search setting {part!r} in {head!r} (settings: worlds=N, "
-                    "budget=N, kinds=play+discard, seats=all|one, z=X, beta=X)"
+                    "budget=N, kinds=KIND+KIND, seats=all|one, z=X, beta=X)"
                 )
             if key in ("worlds", "budget"):
                 least = 1 if key == "worlds" else 0

@@ -684,6 +684,13 @@ def test_search_bad_setting(tmp_path, spec):
         assert result.exit_code == 2 and "search budget must be a whole number" in result.stderr
 
 
+def test_search_unknown_kind(tmp_path):
+    check(
+        "search-unknown-kind", run_cli(tmp_path / "x", "--strategy", "search@kinds=answers:tuned")
+    )
+    check("search-unknown-kind", cli("exploit", "--method", "search", "--kinds", "answers"))
+
+
 def test_search_settings_differ(tmp_path):
     spec = "outlaw=search:tuned,leader=search@budget=8:tuned"
     check("search-settings-differ", run_cli(tmp_path / "x", "--strategy", spec))
@@ -691,6 +698,10 @@ def test_search_settings_differ(tmp_path):
 
 def test_exploit_bad_method():
     check("exploit-bad-method", cli("exploit", "--method", "grid"))
+
+
+def test_exploit_by_kind_method():
+    check("exploit-by-kind-method", cli("exploit", "--by-kind"))
 
 
 @pytest.mark.parametrize("method", ["params", "search"])

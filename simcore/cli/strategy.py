@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -28,6 +28,9 @@ from simcore.runs.runfolder import (
     check_writable,
 )
 from strategies.presets import Search
+
+if TYPE_CHECKING:
+    from simcore.studies.search_gain import KindTable
 
 # exploit --method search: deals per role, sized so one role at 5 players reaches about
 # +-1 point within 30 minutes on a 2-core machine with the default Search (docs/speed.md)
@@ -285,8 +288,21 @@ def exploit(
         int, typer.Option(help="--method search: rollouts per decision at most.")
     ] = Search.budget,
     kinds: Annotated[
-        str, typer.Option(help='--method search: the decisions that search, "play+discard".')
-    ] = "+".join(Search.kinds),
+        str | None,
+        typer.Option(
+            help='--method search: the decisions that search (default "play+discard"); '
+            "with --by-kind, the table's kinds, each searched alone (default: every kind, "
+            "then all together)."
+        ),
+    ] = None,
+    by_kind: Annotated[
+        bool,
+        typer.Option(
+            "--by-kind",
+            help="--method search: the disagreement table, a row per kind of decision "
+            "searched alone: how often the search leaves the field's choice, and the gain.",
+        ),
+    ] = False,
     z: Annotated[
         float,
         typer.Option(help="--method search: standard errors an option must beat BASE's by."),
@@ -308,9 +324,12 @@ def exploit(
     field's own play in that seat on the same deals. Either way the gain is in points with
     a paired 95% interval; near 0 everywhere: no role can do much better against this field.
 
+    --by-kind (with --method search): the disagreement table, per role a row per kind of
+    decision the seat searches alone (docs/strategies.md), on the same deals.
+
     Example: bangsim exploit --strategy tuned --method search --role outlaw --format json
     """
-    from simcore.studies.search_gain import search_gain
+    from simcore.studies.search_gain import search_by_kind, search_gain
     from simcore.studies.tune import exploitability
     from strategies.presets import resolve_strategy
 
@@ -320,14 +339,17 @@ def exploit(
     budget_ = search_budget(generations, games_min, games_max, final_games)
     if games < 2:
         fail("--games must be at least 2")
+    if by_kind and method != "search":
+        fail(f"--by-kind goes with --method search, not --method {method}")
     try:
         if resolve_strategy(strategy).search:
             fail(
                 f"exploit measures a field that does not search: give the base of "
                 f"{strategy!r} (--method search adds the searching seat)"
             )
+        together = "+".join(Search.kinds)
         search = Search.parse(
-            f"search@worlds={worlds}@budget={budget}@kinds={kinds}@z={z}@beta={beta}"
+            f"search@worlds={worlds}@budget={budget}@kinds={kinds or together}@z={z}@beta={beta}"
         )
     except ValueError as e:
         fail(str(e))
@@ -352,6 +374,15 @@ def exploit(
                 strategy, theme, players, seed, out, budget_,
                 announce("searching the {role}'s best response ..."), backend, roles=roles,
             )  # fmt: skip
+        if by_kind:
+            rows = [(k,) for k in search.kinds] if kinds else None
+            table = search_by_kind(
+                strategy, theme, players, seed, games, search, rows, roles,
+                announce("playing a search seat as the {role}, one kind at a time ..."),
+                backend,
+            )  # fmt: skip
+            show_kind_table(table, output)
+            return
         if method in ("search", "both"):
             beyond = search_gain(
                 strategy, theme, players, seed, games, search, roles,
@@ -396,6 +427,38 @@ def exploit(
             f"{r.games / r.seconds:.1f} games/s, {rate:,.0f} decisions/s, "
             f"{r.changed:,} of {r.decisions:,} decisions left the field's play)"
         )
+
+
+def show_kind_table(table: KindTable, output: str) -> None:
+    """Print the disagreement table (exploit --by-kind) as text or JSON."""
+    from simcore.studies.search_gain import NOT_SEARCHED
+
+    if output == "json":
+        typer.echo(json.dumps(table.as_dict(), indent=1))
+        return
+    s = table.search
+    typer.echo(
+        f"disagreement table of {table.strategy} ({table.theme}, {table.players} players): "
+        "one seat searching one kind of decision"
+    )
+    typer.echo(
+        f"  (worlds {s.worlds}, budget {s.budget} rollouts per decision, z {s.z:g}, "
+        f"beta {s.beta:g}; the same deals for every row)"
+    )
+    typer.echo(f"  {'role':<8} {'kind':<13} {'decisions':>9} {'disagree':>8} {'disagree':>8}  gain")
+    typer.echo(f"  {'':<8} {'':<13} {'per game':>9} {'per 100':>8} {'per game':>8}")
+    for role, rows in table.roles.items():
+        for row in rows:
+            d = row.as_dict()
+            per_100 = "-" if d["disagree_per_100"] is None else f"{d['disagree_per_100']:.1f}"
+            g = row.gain
+            typer.echo(
+                f"  {role:<8} {row.name:<13} {d['decisions_per_game']:9.2f} {per_100:>8} "
+                f"{d['disagree_per_game']:8.2f}  {pts(g.gain, g.gain_low, g.gain_high)}  "
+                f"({g.games:,} deals, {g.seconds:.0f} s)"
+            )
+    for kind, why in NOT_SEARCHED.items():
+        typer.echo(f"  {'every':<8} {kind:<13} {why}")
 
 
 def pts(gain: float, low: float, high: float) -> str:

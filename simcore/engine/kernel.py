@@ -50,6 +50,7 @@ from simcore.engine.state import (
     NOT_CHOSEN,
     PH_DISCARD,
     PH_PLAY,
+    PH_PUTBACK,
     PH_START,
     QUIET,
     S_ALIVE_N,
@@ -85,7 +86,8 @@ from simcore.engine.state import (
     S_TURN_ACTIONS,
     S_WINNER,
     SK_DISCARD,
-    SK_PLAY,
+    SK_PLAY_KINDS,
+    SK_PUTBACK,
 )
 from simcore.engine.vocab import (
     A_BANG_MISSED_SWAP,
@@ -1053,6 +1055,14 @@ def draw_phase(G, T, p):
             G.buf[m] = c
             m += 1
         back = put_back(G, T, p, G.buf, m) if m > k else -1
+        if back >= 0 and pauses(G, p, SK_PUTBACK):
+            # the cards drawn wait in hand (a world's redeal uses G.buf): take_turn resumes
+            G.s[S_BASE] = back + 2
+            G.s[S_OPTIONS] = m
+            for j in range(m):
+                to_hand(G, p, G.buf[j])
+                G.buf[j] = -1
+            return
         for j in range(m):
             if j == back:
                 G.deck[G.s[S_DECK_N]] = G.buf[j]  # back on top of the deck, face down
@@ -1144,6 +1154,13 @@ def take_turn(G, T, p):
             return
         draw_phase(G, T, p)
         verify(G, T)
+        if G.s[S_PAUSED]:
+            G.s[S_PHASE] = PH_PUTBACK
+            return
+        G.s[S_PHASE] = PH_PLAY
+    if G.s[S_PHASE] == PH_PUTBACK:
+        held_put_back(G, p, G.s[S_FORCE] - 2)
+        G.s[S_FORCE] = 0
         G.s[S_PHASE] = PH_PLAY
     if G.s[S_PHASE] == PH_PLAY:
         choose = scores_while_listing(G, p)
@@ -1156,7 +1173,7 @@ def take_turn(G, T, p):
                 G.s[S_FORCE] = 0
             else:
                 k = choose_action(G, T, p, n)
-                if pauses(G, p, SK_PLAY):
+                if pauses(G, p, SK_PLAY_KINDS):
                     G.s[S_BASE] = k + 2
                     G.s[S_OPTIONS] = n
                     return
@@ -1187,6 +1204,21 @@ def take_turn(G, T, p):
         discard_from_hand(G, p, i)
     G.s[S_PHASE] = PH_START
     verify(G, T)
+
+
+@njit(cache=True)
+def held_put_back(G, p, j):
+    """[A-07] Kit Carlson, resumed at his put-back: drawn card j of those held last in his
+    hand goes back on top of the deck, the others staying in the order drawn (as
+    draw_phase leaves them unpaused)."""
+    i = G.hand_n[p] - G.s[S_OPTIONS] + j
+    c = G.hand[p, i]
+    for t in range(i, G.hand_n[p] - 1):
+        G.hand[p, t] = G.hand[p, t + 1]
+    G.hand_n[p] -= 1
+    G.hand[p, G.hand_n[p]] = -1
+    G.deck[G.s[S_DECK_N]] = c  # back on top of the deck, face down
+    G.s[S_DECK_N] += 1
 
 
 @njit(cache=True, inline="always")

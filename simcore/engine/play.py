@@ -59,8 +59,8 @@ class GameBlock(NamedTuple):
     events: np.ndarray  # int64[n, N_EV or 0] (the pile shares are sums of millionths)
     used: np.ndarray  # int16[n, players, card names or 0]
     # with a seat that searches (else None): per game, decisions searched, rollouts played,
-    # decisions where the search left BASE's choice (simcore.engine.search.Q_*)
-    searched: np.ndarray | None  # int64[n, 3]
+    # decisions where the search left BASE's choice, and the same per kind (search.Q_*)
+    searched: np.ndarray | None  # int64[n, search.N_Q]
     # with search_log=R: per game, the log of each searched decision (search.log_decision)
     decisions: np.ndarray | None = None  # int64[n, R, search.N_OPT]
 

@@ -3,7 +3,9 @@
 The game is played by the kernel as any other (play.play_range calls search_game for it),
 but a searching seat's turn pauses at each of its decisions of the kinds it searches
 (kernel.take_turn: S_PAUSED). There `decide` weighs every option (each legal play and
-stop; or each distinct card to discard down to life): in worlds sampled from what the
+stop; each distinct card to discard down to life; as Kit Carlson, each distinct card
+drawn to put back), or for a search of some kinds only (state.SK_*) BASE's choice and
+its alternatives of those kinds (option_kinds): in worlds sampled from what the
 seat can see (resample_hidden), the paused state is copied into the thread's scratch
 state, the option taken, and the game played to its end with BASE at every seat, the
 searching seat's own later choices too; an option's score is the games its side wins.
@@ -30,8 +32,9 @@ passing (a card it drew and put back as Kit Carlson, a General Store's cards now
 and what the others' play so far hints at their roles (worlds are not weighted).
 
 Decisions deep in the rules' call stack (answering a BANG!, Indians! or a Duel, a Beer at
-a lethal hit, a General Store pick, Kit Carlson's put-back, Jesse Jones's and Pedro
-Ramirez's draws, a Whisky's cost card) do not pause: BASE makes them.
+a lethal hit, a General Store pick, Jesse Jones's and Pedro Ramirez's draws, a Whisky's
+cost card) do not pause: BASE makes them. Kit Carlson's put-back is the draw phase's, at
+the top of his turn: it pauses (kind putback) with the cards drawn held in his hand.
 """
 
 from typing import NamedTuple
@@ -51,7 +54,9 @@ from simcore.engine.kernel import (
 from simcore.engine.limits import MAX_ACTIONS, MAX_PLAYERS
 from simcore.engine.rng import GOLDEN, mix64, rng_below, rng_next, rng_seed
 from simcore.engine.state import (
+    N_SK,
     PH_PLAY,
+    PH_PUTBACK,
     S_BASE,
     S_CUR,
     S_DECISIONS,
@@ -66,10 +71,32 @@ from simcore.engine.state import (
     S_SEARCH,
     S_SEARCH_KINDS,
     S_WINNER,
+    SK_AREA,
+    SK_BEER,
+    SK_DISCARD,
+    SK_DUEL,
+    SK_PLAY,
+    SK_PUTBACK,
+    SK_STOP,
+    SK_TAKE,
+    SK_TARGET,
     STATE_DTYPE,
     new_states,
 )
-from simcore.engine.vocab import R_DEPUTY, R_LEADER, R_OUTLAW, W_LEADER, W_OUTLAW, W_RENEGADE
+from simcore.engine.vocab import (
+    E_DISCARD_ANY,
+    E_DUEL,
+    E_GATLING,
+    E_HEAL,
+    E_INDIANS,
+    E_STEAL,
+    R_DEPUTY,
+    R_LEADER,
+    R_OUTLAW,
+    W_LEADER,
+    W_OUTLAW,
+    W_RENEGADE,
+)
 
 # search_game's settings, int64[N_CFG] (strategies.presets.Search.config)
 C_ROLES = 0  # bit r: seats of role r search (0: no seat searches)
@@ -80,13 +107,16 @@ C_ONE = 4  # 1: only the first seat (clockwise from the leader) of each searchin
 C_Z_CENTI = 5  # 100 z: how sure a better option must be to replace BASE's (decide)
 C_BETA_CENTI = 6  # 100 beta: how much the worlds' roles follow the record (role_swaps)
 N_CFG = 7
-N_OPT = 5  # decide's opts columns
+N_OPT = 6  # decide's opts columns
 # per game, search_game's counts: decisions searched, rollouts played, decisions where the
-# search took another option than BASE
+# search took another option than BASE; then per kind k (bit k of state.SK_*), at
+# Q_KIND + 2 k the decisions searched with an alternative of kind k among their options
+# and at Q_KIND + 2 k + 1 those where the search took an alternative of kind k
 Q_DECISIONS = 0
 Q_ROLLOUTS = 1
 Q_CHANGED = 2
-N_Q = 3
+Q_KIND = 3
+N_Q = Q_KIND + 2 * N_SK
 LOG_FULL = -1  # log_decision: the log had no room for every decision
 
 # a copy takes every field but the legal-play scratch at the end of the record (act_*, 24 KB
@@ -268,24 +298,83 @@ def log_decision(G, opts, log, r):
 
 
 @njit(cache=True)
-def options(G, T, opts):
-    """The options of G's paused decision as codes (state.S_FORCE), and BASE's among them:
-    (how many, BASE's code). Discards: one card of each name (and destiny) in hand."""
+def played_effect(G, T, p, code):
+    """The effect of the card play-phase option `code` of p plays (-1: stop, an ability)."""
+    if code == 1 or G.act_idx[code - 2] < 0:
+        return -1
+    return T.card_effect[G.hand[p, G.act_idx[code - 2]]]
+
+
+@njit(cache=True)
+def option_kinds(G, T, p, code, base):
+    """The kinds (state.SK_* bits) of which play-phase option `code` of p is an alternative
+    to BASE's `base` (0 for BASE's own): every other option is one of SK_PLAY; of SK_STOP
+    if one of the two stops; of SK_BEER, SK_DUEL, SK_AREA if one of the two plays a heal
+    for oneself (Beer, Whisky), a Duel, a Gatling or Indians!; of SK_TARGET if both play
+    the same hand card on different targets, of SK_TAKE on the same target, a Panic! or
+    Cat Balou taking another card (kernel.legal_actions lists each card in play and the
+    hand of each target as its own option)."""
+    if code == base:
+        return 0
+    kinds = SK_PLAY
+    if code == 1 or base == 1:
+        kinds |= SK_STOP
+    e = played_effect(G, T, p, code)
+    eb = played_effect(G, T, p, base)
+    if e == E_HEAL or eb == E_HEAL:
+        kinds |= SK_BEER
+    if e == E_DUEL or eb == E_DUEL:
+        kinds |= SK_DUEL
+    if e == E_GATLING or e == E_INDIANS or eb == E_GATLING or eb == E_INDIANS:
+        kinds |= SK_AREA
+    if code > 1 and base > 1 and G.act_idx[code - 2] == G.act_idx[base - 2]:
+        if G.act_tgt[code - 2] != G.act_tgt[base - 2]:
+            kinds |= SK_TARGET
+        elif e == E_STEAL or e == E_DISCARD_ANY:
+            kinds |= SK_TAKE
+    return kinds
+
+
+@njit(cache=True)
+def options(G, T, opts, kinds):
+    """The options of G's paused decision that a search of `kinds` (state.SK_* bits) weighs,
+    as codes (state.S_FORCE) in opts[:, 0], each one's option_kinds in opts[:, 5], BASE's
+    among them: (how many, BASE's code). Play phase: BASE's and its alternatives of those
+    kinds. Discards: one card of each name (and destiny) in hand; Kit Carlson's put-back:
+    one card of each among those drawn."""
     base = G.s[S_BASE]
-    if G.s[S_PHASE] == PH_PLAY:
-        m = G.s[S_OPTIONS] + 1
-        for j in range(m):
-            opts[j, 0] = j + 1
-        return m, base
     p = G.s[S_CUR]
     m = 0
-    for i in range(G.hand_n[p]):
-        first = first_twin(G, T, p, i)
-        if first == i:
-            opts[m, 0] = i + 2
+    if G.s[S_PHASE] == PH_PUTBACK:
+        h = G.hand_n[p] - G.s[S_OPTIONS]  # the cards drawn are held last in hand
+        for j in range(G.s[S_OPTIONS]):
+            first = j  # the first card drawn of the same name and destiny
+            for t in range(j):
+                if first == j and first_twin(G, T, p, h + t) == first_twin(G, T, p, h + j):
+                    first = t
+            if first < j:
+                if base == j + 2:
+                    base = first + 2  # the same put-back
+                continue
+            opts[m, 0] = j + 2
             m += 1
-        elif base == i + 2:
-            base = first + 2  # the same discard
+        for i in range(m):
+            opts[i, 5] = SK_PUTBACK if opts[i, 0] != base else 0
+        return m, base
+    if G.s[S_PHASE] == PH_PLAY:
+        for j in range(G.s[S_OPTIONS] + 1):
+            k = option_kinds(G, T, p, j + 1, base)
+            if j + 1 == base or k & kinds:
+                opts[m, 0] = j + 1
+                opts[m, 5] = k
+                m += 1
+        return m, base
+    base = first_twin(G, T, p, base - 2) + 2  # the same discard
+    for i in range(G.hand_n[p]):
+        if first_twin(G, T, p, i) == i:
+            opts[m, 0] = i + 2
+            opts[m, 5] = SK_DISCARD if i + 2 != base else 0
+            m += 1
     return m, base
 
 
@@ -312,12 +401,13 @@ def rollout(G, Gw, S, Sw, T, W, role_preset, key, world, code, cfg):
 def decide(G, Gw, S, Sw, T, W, role_preset, seed, game, cfg, q, opts):
     """The option (a code) the paused seat takes: successive halving over its options (see
     the module docstring). opts[j] = (code, wins, rollouts, wins less BASE's on the same
-    worlds, worlds where they differ) of option j: m rows as options() lists, then a code
-    -1. The best option is taken only if it beats BASE's by C_Z_CENTI / 100 standard
-    errors of a sign test over the worlds where the two differ. q counts the decision,
-    its rollouts and whether it left BASE."""
-    m, base = options(G, T, opts)
-    opts[: m + 1, 1:] = 0
+    worlds, worlds where they differ, its kinds) of option j: m rows as options() lists,
+    then a code -1. The best option is taken only if it beats BASE's by C_Z_CENTI / 100
+    standard errors of a sign test over the worlds where the two differ. q counts the
+    decision, its rollouts, whether it left BASE, and the same per kind (Q_KIND)."""
+    m, base = options(G, T, opts, cfg[C_KINDS])
+    opts[: m + 1, 1:5] = 0
+    opts[m, 5] = 0
     opts[m, 0] = -1
     w = min(cfg[C_WORLDS], cfg[C_BUDGET] // m) if m > 1 else 0
     if w == 0:
@@ -359,15 +449,19 @@ def decide(G, Gw, S, Sw, T, W, role_preset, seed, game, cfg, q, opts):
             break
         w *= 2
     q[Q_ROLLOUTS] += spent
-    best = base
-    best_wins = opts[b, 1]
+    best = b
     z = cfg[C_Z_CENTI] / 100.0
     for j in range(m):
-        if alive[j] and opts[j, 1] > best_wins and opts[j, 3] > z * np.sqrt(opts[j, 4]):
-            best = opts[j, 0]
-            best_wins = opts[j, 1]
-    q[Q_CHANGED] += best != base
-    return best
+        if alive[j] and opts[j, 1] > opts[best, 1] and opts[j, 3] > z * np.sqrt(opts[j, 4]):
+            best = j
+    q[Q_CHANGED] += best != b
+    among = 0  # the kinds of the alternatives weighed
+    for j in range(m):
+        among |= opts[j, 5]
+    for k in range(N_SK):
+        q[Q_KIND + 2 * k] += (among >> k) & 1
+        q[Q_KIND + 2 * k + 1] += (opts[best, 5] >> k) & 1
+    return opts[best, 0]
 
 
 @njit(cache=True)
@@ -407,7 +501,8 @@ def decide_once(states, scratch, tables, W, role_preset, seed, game, cfg, opts):
 
 class Decision(NamedTuple):
     """A searched decision: the option taken and BASE's (codes, state.S_FORCE), and per
-    option (code, wins, rollouts, wins less BASE's on its worlds, worlds they differ on)."""
+    option (code, wins, rollouts, wins less BASE's on its worlds, worlds they differ on,
+    the kinds it is an alternative of: option_kinds)."""
 
     code: int
     base: int

@@ -49,9 +49,10 @@ S_PHASE = 29  # where the turn under way stands (PH_*), so that a paused turn re
 S_PAUSED = 30  # 1: play_on returned at a searching seat's decision (S_OPTIONS options)
 S_FORCE = 31  # the option the resumed decision takes (0: none); an option is a code:
 # in the play phase 1 stops and k + 2 plays legal action k; in the discard phase i + 2
-# discards hand card i
+# discards hand card i; in Kit Carlson's put-back j + 2 puts back drawn card j
 S_BASE = 32  # at a pause: the option the seat's own strategy took
-S_OPTIONS = 33  # at a pause in the play phase: the legal actions (codes 1 .. n + 1)
+S_OPTIONS = 33  # at a pause: the legal actions in the play phase (codes 1 .. n + 1); the
+# cards drawn (the last in hand, codes 2 .. n + 1) in Kit Carlson's put-back
 S_DECISIONS = 34  # pauses so far (a searched decision's number)
 # kernel.legal_actions' pick when it scored the plays while listing them (choose_action
 # returns it), NOT_CHOSEN when it only listed them
@@ -61,8 +62,22 @@ NOT_CHOSEN = -2
 PH_START = 0  # the turn has not begun (or is over)
 PH_PLAY = 1  # drawn: playing cards
 PH_DISCARD = 2  # discarding down to life
-SK_PLAY = 1  # search the play phase: which card on whom, with which option, or stop
-SK_DISCARD = 2  # search the discards down to life, one card at a time
+PH_PUTBACK = 3  # Kit Carlson drew his cards (held in hand while paused): one goes back
+# the decision kinds a searching seat searches (simcore.engine.search.option_kinds): bit k
+# of S_SEARCH_KINDS. A play-phase option other than BASE's choice is an alternative of a
+# kind by what the two differ in; searching a kind searches BASE's choice and its
+# alternatives of that kind only
+SK_PLAY = 1  # the whole play phase: which card on whom, with which option, or stop
+SK_DISCARD = 2  # the discards down to life, one card at a time
+SK_TARGET = 4  # the card BASE plays, on another target
+SK_STOP = 8  # stop or play: stopping where BASE plays, any play where BASE stops
+SK_BEER = 16  # a Beer (a heal for oneself: `heal`) played where BASE plays none, or the reverse
+SK_DUEL = 32  # a Duel played where BASE plays none, or the reverse
+SK_AREA = 64  # Gatling or Indians! played where BASE plays neither, or the reverse
+SK_TAKE = 128  # the Panic!/Cat Balou BASE plays on its target, taking another card
+SK_PUTBACK = 256  # Kit Carlson's put-back: which card drawn goes back on the deck
+N_SK = 9  # kinds (bits)
+SK_PLAY_KINDS = SK_PLAY | SK_TARGET | SK_STOP | SK_BEER | SK_DUEL | SK_AREA | SK_TAKE
 QUIET = 2  # kernel.setup_game's `checked` flag for S_QUIET (1 is checked mode)
 
 # event counts kept per game in State.ev (simcore.engine.events names them): for each "draw!" kind

@@ -37,6 +37,7 @@ from simcore.engine import board, kernel, search
 from simcore.engine import play as engine
 from simcore.engine.state import (
     PH_PLAY,
+    PH_PUTBACK,
     PH_START,
     S_BANGS,
     S_BASE,
@@ -46,6 +47,7 @@ from simcore.engine.state import (
     S_DISC_N,
     S_FEATURED,
     S_N,
+    S_OPTIONS,
     S_OVER,
     S_PHASE,
     S_ROUNDS,
@@ -452,14 +454,20 @@ class Recorder:
         if not any(row[2] for row in rows):
             return
         p = int(G.s[S_CUR])
-        play = G.s[S_PHASE] == PH_PLAY
+        phase = int(G.s[S_PHASE])
+        play, put_back = phase == PH_PLAY, phase == PH_PUTBACK
         base = int(G.s[S_BASE])
-        if not play:  # a discard of a twin card is the same option (search.options)
+        drawn = int(G.hand_n[p] - G.s[S_OPTIONS])  # Kit Carlson's drawn cards are held last
+        if put_back:  # a twin of a drawn card is the same option (search.options)
+            base = next(int(r[0]) for r in rows if int(r[5]) == 0)
+        elif not play:  # a discard of a twin card is the same option (search.options)
             base = int(kernel.first_twin(G, T, p, base - 2)) + 2
         options = []
-        for option, wins, rollouts, gain, apart in rows:
-            if not play:
-                what: dict[str, Any] = {"discard": self.card(G.hand[p, option - 2])}
+        for option, wins, rollouts, gain, apart, _ in rows:
+            if put_back:
+                what: dict[str, Any] = {"put_back": self.card(G.hand[p, drawn + option - 2])}
+            elif not play:
+                what = {"discard": self.card(G.hand[p, option - 2])}
             elif option == 1:
                 what = {"stop": True}
             else:
@@ -469,7 +477,8 @@ class Recorder:
                 | what
             )
         self.emit(
-            "search", seat=p, kind="play" if play else "discard", taken=code, base=base,
+            "search", seat=p, kind="play" if play else "put back" if put_back else "discard",
+            taken=code, base=base,
             base_strategy=self.bases[int(G.role[p])],
             rollouts=sum(o["rollouts"] for o in options), options=options,
         )  # fmt: skip
@@ -547,7 +556,7 @@ def replaying(rec: Recorder, log: list[list[int]]) -> Callable[..., Any]:
     entries = {}
     r = 0
     while r < len(log):
-        number, code, base, m, seat = log[r]
+        number, code, base, m, seat = log[r][:5]
         entries[number] = (code, base, seat, log[r + 1 : r + 1 + m])
         r += 1 + m
 

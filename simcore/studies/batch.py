@@ -60,7 +60,7 @@ class Outcomes(NamedTuple):
     survived: np.ndarray | None = None  # bool[n, players]
     featured: np.ndarray | None = None  # int8[n]
     events: np.ndarray | None = None  # int64[n, N_EV] (Work.events), else 0 wide
-    searched: np.ndarray | None = None  # int64[n, 3] with a seat that searches (GameBlock's)
+    searched: np.ndarray | None = None  # int64[n, search.N_Q] with a seat that searches
 
     def featured_won(self) -> np.ndarray:
         """Per game: whether the featured character's side won."""

@@ -181,7 +181,7 @@ def search_rate(games: int, seed: int) -> dict[str, Any]:
     wall = time.perf_counter()
     block = play_games(THEME, PLAYERS, games, seed, strategy=spec)
     wall = time.perf_counter() - wall
-    decisions, rollouts, changed = (int(x) for x in block.searched.sum(axis=0))
+    decisions, rollouts, changed = (int(x) for x in block.searched[:, :3].sum(axis=0))
     return {
         "games": games,
         "threads": numba.config.NUMBA_NUM_THREADS,

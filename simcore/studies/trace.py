@@ -427,11 +427,14 @@ def play_text(ev: dict[str, Any], who) -> str:
 
 
 def option_text(option: dict[str, Any], who) -> str:
-    """One option of a searched decision: a play, "stops playing" or a discard."""
+    """One option of a searched decision: a play, "stops playing", a discard or a card put
+    back."""
     if option.get("stop"):
         return "stops playing"
     if "discard" in option:
         return f"discards {card_text(option['discard'])}"
+    if "put_back" in option:
+        return f"puts back {card_text(option['put_back'])}"
     return play_text(option["play"], who)
 
 
@@ -441,7 +444,9 @@ def search_text(ev: dict[str, Any], who, role) -> str:
     where the two differ, and which was taken and which BASE takes."""
     s = ev["seat"]
     base = ev.get("base_strategy") or "BASE"
-    what = "what to play" if ev["kind"] == "play" else "what to discard"
+    what = {"play": "what to play", "put back": "what to put back"}.get(
+        ev["kind"], "what to discard"
+    )
     lines = [
         f"{who(s)} [{role(s)}] searches {what}: {len(ev['options'])} options, "
         f"{ev['rollouts']} rollouts (won/played; ± against {base}'s choice where they differ)"
