@@ -161,7 +161,7 @@ def test_a_game_s_decision_log_holds_each_searched_decision():
     for g in range(6):
         log, r, number, counts = logged.decisions[g], 0, 0, np.zeros(2, np.int64)
         while log[r, 0] > 0:
-            decision, taken, _, m, seat = log[r]
+            decision, taken, _, m, seat = log[r][:5]
             options = log[r + 1 : r + 1 + m]
             assert decision == number + 1 and ROLES[logged.role[g, seat]] == "outlaw"
             assert taken in options[:, 0] and np.all(options[:, 1] <= options[:, 2])
