@@ -333,3 +333,22 @@ def test_the_report_shows_a_traced_game_won_by_each_side(run_folder, tmp_path):
         first = rows.filter(pl.col("winner") == side)["game"].min()
         assert f"<summary>Game {first}: " in page
     assert page.count("Game over after ") == len(sides)
+
+
+def test_a_searched_put_back_names_the_cards_drawn():
+    """Kit Carlson searching his put-back (`kinds=putback`): the trace shows each searched
+    put-back with the cards he may put back as its options, one of them taken."""
+    args = ["trace", "--game", "0", "--players", "4", "--seed", "3", "--strategy",
+            "search@budget=24@kinds=putback:tuned", "--characters",
+            "Kit Carlson,Bart Cassidy,Black Jack,Jesse Jones,El Gringo,Paul Regret",
+            "--feature", "Kit Carlson"]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    heads = [i for i, line in enumerate(lines) if "searches what to put back" in line]
+    assert heads, result.output
+    for i in heads:
+        m = int(re.search(r"(\d+) options", lines[i]).group(1))
+        options = lines[i + 1 : i + 1 + m]
+        assert all(o.strip().startswith("puts back ") for o in options)
+        assert sum("← taken" in o for o in options) == 1
