@@ -5,11 +5,10 @@ and the disagreement table (`exploit --method search --by-kind`)."""
 
 import json
 
-import numba
 import numpy as np
 import pytest
 from scenario import PLAIN, Table
-from test_search_seat import paused
+from test_search_seat import on_one_thread, paused
 from typer.testing import CliRunner
 
 from simcore.cli import app
@@ -198,12 +197,7 @@ def test_a_put_back_searched_with_no_budget_plays_bases_games():
     assert seen >= 3
 
     spec = "renegade=search@worlds=2@budget=24@kinds=duel+take+discard:tuned"
-    before = numba.get_num_threads()
-    try:
-        numba.set_num_threads(1)
-        one = play_games("classic", 5, 24, 6, strategy=spec)
-    finally:
-        numba.set_num_threads(before)
+    one = on_one_thread("classic", 5, 24, 6, strategy=spec)
     two = play_games("classic", 5, 24, 6, strategy=spec)
     assert np.array_equal(one.searched, two.searched) and np.array_equal(one.winner, two.winner)
     assert one.searched[:, Q_DECISIONS].sum() > 0

@@ -133,14 +133,19 @@ def test_with_no_budget_it_plays_the_base_games_exactly():
     assert moved.searched[:, 2].sum() > 0  # with a budget it leaves BASE's choice
 
 
-def test_the_same_games_for_any_thread_count_and_chunk():
-    spec = with_search("renegade", "tuned")
+def on_one_thread(*args, **kwargs):
+    """play_games(*args, **kwargs) with numba on one thread."""
     before = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
-        one = play_games("classic", 5, 24, 5, strategy=spec)
+        return play_games(*args, **kwargs)
     finally:
         numba.set_num_threads(before)
+
+
+def test_the_same_games_for_any_thread_count_and_chunk():
+    spec = with_search("renegade", "tuned")
+    one = on_one_thread("classic", 5, 24, 5, strategy=spec)
     two = play_games("classic", 5, 24, 5, strategy=spec)
     tail = play_games("classic", 5, 12, 5, game0=12, strategy=spec)
     assert np.array_equal(one.winner, two.winner) and np.array_equal(one.searched, two.searched)

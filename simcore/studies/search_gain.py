@@ -102,14 +102,15 @@ class SearchGain:
     roles: list[RoleGain]
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "strategy": self.strategy,
-            "theme": self.theme,
-            "players": self.players,
-            "method": "search",
+        return head(self) | {
             "search": settings(self.search),
             "roles": {r.role: r.as_dict() for r in self.roles},
         }
+
+
+def head(answer: SearchGain | KindTable) -> dict[str, Any]:
+    """What a search exploitability's JSON opens with."""
+    return {k: getattr(answer, k) for k in ("strategy", "theme", "players")} | {"method": "search"}
 
 
 @dataclass
@@ -145,11 +146,7 @@ class KindTable:
     roles: dict[str, list[KindRow]]
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "strategy": self.strategy,
-            "theme": self.theme,
-            "players": self.players,
-            "method": "search",
+        return head(self) | {
             "by_kind": True,
             "search": {k: v for k, v in settings(self.search).items() if k != "kinds"},
             "roles": {
