@@ -100,3 +100,18 @@ def test_gain_retunes_from_two_seeds_differ(retunes):
 def test_keep_is_checked():
     with pytest.raises(ValueError, match="keep must be 'gain' or 'beyond-luck', got 'always'"):
         iterate("classic", 4, "tuned", 1, None, keep="always")
+
+
+def test_beyond_luck_stops_once_a_round_takes_nothing(tmp_path):
+    """Under "beyond-luck" a round that takes no answer ends the iteration (the next would
+    face the same field), whatever the threshold; "gain" goes on to the rounds asked."""
+    runs = {}
+    for keep in (GAIN, BEYOND_LUCK):
+        _, runs[keep] = iterate(
+            "classic", 4, "tuned", SEEDS[0], tmp_path / keep, threshold=-1.0, rounds=3,
+            br=BUDGET, table=ToyTable(), keep=keep,
+        )  # fmt: skip
+    steps = runs[BEYOND_LUCK]
+    assert [s.round for s in steps] == [1, 1, 1, 2, 2, 2]
+    assert steps[0].replaced and not any(s.replaced for s in steps[3:])
+    assert [s.round for s in runs[GAIN]] == [1, 1, 1, 2, 2, 2, 3, 3, 3]

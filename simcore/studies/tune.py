@@ -449,22 +449,23 @@ def iterate(
 ) -> tuple[np.ndarray, list[Step]]:
     """Iterated best response: cycle over the roles, replacing each role's parameters by its
     best response to the current field when `keep` takes it (see takes), until no role
-    gains more than `threshold` in a round or `rounds` are done. Every best response keeps
+    gains more than `threshold` in a round (under "beyond-luck", or no answer was taken:
+    the next round would face the same field) or `rounds` are done. Every best response keeps
     its state in its own folder under `out`, so a rerun resumes (on either `backend`).
     Returns the final matrix (one row per role) and the trail. `table`: as best_response's.
 
     Among strategies about equally good for a role, "gain" lands on whichever the search's
     path and luck put ahead, and such strategies can move another side's rate by points
     (the band, simcore.studies.band); "beyond-luck" keeps the current parameters unless the
-    answer is better beyond luck, so two seeds from the same start take the same real
-    adaptations and leave the rest where it was."""
+    answer is better beyond luck, so two seeds from the same start leave the near-equal
+    answers out and differ only in the real adaptations their searches find."""
     check_keep(keep)
     theme = load_theme(theme_id)
     check_players(theme, players)
     matrix = resolve_strategy(start, players, theme.plays_as).matrix.copy()
     steps: list[Step] = []
     for r in range(rounds):
-        best = -1.0
+        best, taken = -1.0, False
         for role in roles_at(theme, players):
             field_file = out / f"r{r}-{role}" / "field.toml"
             field_file.parent.mkdir(parents=True, exist_ok=True)
@@ -497,8 +498,8 @@ def iterate(
                     res.seconds,
                 )
             )
-            best = max(best, res.gain)
-        if best <= threshold:
+            best, taken = max(best, res.gain), taken or replaced
+        if best <= threshold or (keep == BEYOND_LUCK and not taken):
             break
     return matrix, steps
 
