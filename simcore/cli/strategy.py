@@ -142,7 +142,8 @@ def tune(
         str,
         typer.Option(
             help="Which best responses replace a role's values: gain (a positive gain on the "
-            "fresh deals) or beyond-luck (the lower end of its 95% interval above 0)."
+            "fresh deals) or beyond-luck (the lower end of its 95% interval above 0; a round "
+            "that takes none ends the tune)."
         ),
     ] = "gain",
     generations: Generations = 40,
