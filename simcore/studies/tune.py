@@ -429,7 +429,8 @@ def check_keep(keep: str, name: str = "keep") -> None:
 def takes(keep: str, res: BestResponse) -> bool:
     """Whether a best response replaces the role's parameters: under "gain" when its paired
     gain on the fresh deals is positive, under "beyond-luck" only when the lower end of its
-    95% interval is (a real adaptation, not a near-equal answer that luck put ahead)."""
+    95% interval is (a gain the check can show, not a near-equal answer that luck put
+    ahead)."""
     return bool((res.gain_low if keep == BEYOND_LUCK else res.gain) > 0)
 
 
