@@ -67,8 +67,12 @@ def retune(keep: str, seed: int, out):
 
 
 @pytest.fixture(scope="module")
-def retunes(tmp_path_factory):
-    out = tmp_path_factory.mktemp("keep")
+def out(tmp_path_factory):
+    return tmp_path_factory.mktemp("keep")
+
+
+@pytest.fixture(scope="module")
+def retunes(out):
     return {(keep, seed): retune(keep, seed, out) for keep in (GAIN, BEYOND_LUCK) for seed in SEEDS}
 
 
@@ -102,14 +106,15 @@ def test_keep_is_checked():
         iterate("classic", 4, "tuned", 1, None, keep="always")
 
 
-def test_beyond_luck_stops_once_a_round_takes_nothing(tmp_path):
+def test_beyond_luck_stops_once_a_round_takes_nothing(retunes, out):
     """Under "beyond-luck" a round that takes no answer ends the iteration (the next would
-    face the same field), whatever the threshold; "gain" goes on to the rounds asked."""
+    face the same field), whatever the threshold; "gain" goes on to the rounds asked (the
+    first round resumes from the retunes' folders)."""
     runs = {}
     for keep in (GAIN, BEYOND_LUCK):
         _, runs[keep] = iterate(
-            "classic", 4, "tuned", SEEDS[0], tmp_path / keep, threshold=-1.0, rounds=3,
-            br=BUDGET, table=ToyTable(), keep=keep,
+            "classic", 4, "tuned", SEEDS[0], out / f"{keep}-{SEEDS[0]}", threshold=-1.0,
+            rounds=3, br=BUDGET, table=ToyTable(), keep=keep,
         )  # fmt: skip
     steps = runs[BEYOND_LUCK]
     assert [s.round for s in steps] == [1, 1, 1, 2, 2, 2]
