@@ -132,6 +132,12 @@ def test_abilities_same_values(backend):
 def test_balance_same_front(backend, tmp_path):
     """A balance search (every variant of a 3-value knob, 2 rounds) and its re-measure, its
     variants' games played as Ray tasks: the same archive and answer as played locally."""
+    same_balance_front(backend, tmp_path)
+
+
+def same_balance_front(backend, tmp_path: Path) -> None:
+    """The balance search of test_balance_same_front, locally and on `backend`: the same
+    archive and answer (tests/test_ray_cluster.py runs it on a two-node cluster)."""
     source = tmp_path / "b.toml"
     source.write_text(
         "[balance]\nplayers = [5]\n[search]\ngenerations = 2\ngames_min = 64\n"

@@ -159,6 +159,7 @@ def test_retuning_inside_finds_the_value_that_survives_adaptation(tmp_path):
     page = write_balance_page(problem, state, answer, tmp_path / "out", None,
                               [s.record() for s in inside.stages]).read_text()  # fmt: skip
     assert "worst band end" in page and "own re-tuned play" in page
+    assert "each answer taken only when its gain is beyond luck" in page  # retune_keep's default
     # k = 2 at its own play, lightly re-tuned: the outlaws found their reply
     light = inside.stages[0]
     assert light.distances[(2,)] > light.distances[(0,)] > 0.07

@@ -696,6 +696,10 @@ def test_search_settings_differ(tmp_path):
     check("search-settings-differ", run_cli(tmp_path / "x", "--strategy", spec))
 
 
+def test_tune_bad_keep():
+    check("tune-bad-keep", cli("tune", "--keep", "always"))
+
+
 def test_exploit_bad_method():
     check("exploit-bad-method", cli("exploit", "--method", "grid"))
 
@@ -1146,6 +1150,10 @@ def test_balance_bad_sigma(tmp_path):
 
 def test_balance_bad_retune(tmp_path):
     check("balance-bad-retune", balance(tmp_path, search='retune = "always"'))
+    assert (
+        "search.retune_keep must be 'gain' or 'beyond-luck', got 'always'"
+        in balance(tmp_path, search='retune_keep = "always"').stderr
+    )
 
 
 def test_balance_games_max_below_min(tmp_path):

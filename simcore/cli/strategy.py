@@ -138,6 +138,14 @@ def tune(
         float, typer.Option(help="Stop once no role gains more than this many points in a round.")
     ] = 1.0,
     rounds: Annotated[int, typer.Option(help="At most this many rounds over the roles.")] = 3,
+    keep: Annotated[
+        str,
+        typer.Option(
+            help="Which best responses replace a role's values: gain (a positive gain on the "
+            "fresh deals) or beyond-luck (the lower end of its 95% interval above 0; a round "
+            "that takes none ends the tune)."
+        ),
+    ] = "gain",
     generations: Generations = 40,
     games_min: GamesMin = 1000,
     games_max: GamesMax = 8000,
@@ -171,12 +179,13 @@ def tune(
 
     from simcore.engine.theme import load_theme
     from simcore.runs.atomic import write_atomic
-    from simcore.studies.tune import Settings, best_response, iterate
+    from simcore.studies.tune import GAIN, Settings, best_response, check_keep, iterate
     from strategies.presets import preset_toml, resolve_strategy
 
     budget = search_budget(generations, games_min, games_max, final_games)
     try:
         counts = parse_players(players)
+        check_keep(keep, "--keep")
         resolve_strategy(field)
     except ValueError as e:
         fail(str(e))
@@ -229,6 +238,7 @@ def tune(
                 budget,
                 lambda what, bar=bar: (bar.set_postfix_str(what), bar.update(1)),
                 backend,
+                keep=keep,
             )
         except ValueError as e:
             fail(str(e))
@@ -243,9 +253,10 @@ def tune(
                 f"{'' if step.replaced else ' (kept the old values)'}"
             )
     games = sum(s.games for s in trail)
+    rule = "" if keep == GAIN else f", --keep {keep}"
     header = (
         f"bangsim tune --theme {theme} --players {players} --field {field} --seed {seed} "
-        f"(threshold {threshold} points, at most {rounds} rounds); {games:,} games, "
+        f"(threshold {threshold} points, at most {rounds} rounds{rule}); {games:,} games, "
         f"{time.perf_counter() - t0:.0f} s this run"
     )
     save(folder / "tuned.toml", preset_toml("tuned", tables, header))

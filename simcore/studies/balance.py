@@ -45,6 +45,7 @@ from simcore.runs.experiment import (
     value_text,
 )
 from simcore.runs.runfolder import theme_digest
+from simcore.studies.tune import BEYOND_LUCK, KEEP
 from strategies.presets import Strategy, resolve_strategy
 
 SECTIONS = ("balance", "search", "targets", "knobs")
@@ -73,6 +74,7 @@ class Budget:
     retune: str = "off"  # "inside": judge candidates at strategies re-tuned for them
     retune_light: int = 8  # with retune = "inside": candidates re-tuned lightly, the front aside
     band_epsilon: float = 0.0  # with retune = "inside", > 0: each front variant's band too
+    retune_keep: str = BEYOND_LUCK  # which best responses a re-tune takes (tune.KEEP)
 
 
 SEARCH_KEYS = tuple(f.name for f in fields(Budget))
@@ -82,6 +84,7 @@ REALS = {
     "band_epsilon": ("[0, 1)", lambda v: 0 <= v < 1),
 }
 RETUNE_MODES = ("off", "inside")  # search.retune: the file's strategy only, or re-tuned inside
+CHOICES = {"retune": RETUNE_MODES, "retune_keep": KEEP}  # the [search] keys that name a mode
 
 
 @dataclass(frozen=True)
@@ -274,13 +277,13 @@ def read_problem(source: str | Path, seed: int | None = None, retune: str | None
 
 def read_budget(table: dict[str, Any], name: str) -> Budget:
     """The [search] table: positive whole numbers (sigma0 a number in (0, 1], band_epsilon
-    in [0, 1), retune one of RETUNE_MODES)."""
+    in [0, 1), retune and retune_keep one of their CHOICES)."""
     values = {}
     for key, value in table.items():
-        if key == "retune":
-            if value not in RETUNE_MODES:
+        if key in CHOICES:
+            if value not in CHOICES[key]:
                 raise BalanceError(
-                    f"{name}: search.retune must be {' or '.join(map(repr, RETUNE_MODES))}, got "
+                    f"{name}: search.{key} must be {' or '.join(map(repr, CHOICES[key]))}, got "
                     f"{value!r}"
                 )
         elif key in REALS:

@@ -54,7 +54,7 @@ from simcore.studies.balance_search import (
 )
 from simcore.studies.band import band
 from simcore.studies.batch import MapFn, Outcomes, Tally, Work, play_work
-from simcore.studies.tune import iterate, load_state, roles_at, save_state, sub_seed
+from simcore.studies.tune import GAIN, iterate, load_state, roles_at, save_state, sub_seed
 from strategies.presets import preset_toml, resolve_strategy
 
 INSIDE = "inside_state.pkl"
@@ -126,6 +126,13 @@ def key_of(variant: Variant) -> str:
     return "v" + "-".join(map(str, variant))
 
 
+def inside_digest(problem: Problem) -> str:
+    """Names the stages' state: the request's digest, and the re-tunes' rule when it is not
+    "gain" (the rule the states saved before search.retune_keep existed were made under)."""
+    keep = problem.budget.retune_keep
+    return problem.digest() + ("" if keep == GAIN else f"-{keep}")
+
+
 def search_inside(
     problem: Problem,
     state: State,
@@ -135,8 +142,9 @@ def search_inside(
 ) -> Inside:
     """The stages after the screen (`state`, the plain search's rounds): see the module doc.
     Resumes from `out`; `arena` says where the games and best responses play."""
-    inside = load_state(out, problem.digest(), INSIDE, "file, seed or theme")
-    inside = inside or Inside(problem.digest())
+    digest = inside_digest(problem)
+    inside = load_state(out, digest, INSIDE, "file, seed, theme or search.retune_keep")
+    inside = inside or Inside(digest)
     while len(inside.stages) < len(STAGES):
         name = STAGES[len(inside.stages)]
         if name == "light":
@@ -226,7 +234,7 @@ def retune(
     matrix, steps = iterate(
         str(theme_file), n, f"{start_file}:start",
         sub_seed(problem.seed, "inside", stage, key, config.label), folder, rounds=1, br=budget,
-        backend=arena.backend, table=arena.table(theme_file, n),
+        backend=arena.backend, table=arena.table(theme_file, n), keep=problem.budget.retune_keep,
     )  # fmt: skip
     preset = folder / f"{RETUNED}.toml"
     header = f"strategies re-tuned for {what} ({stage} stage)"

@@ -88,7 +88,7 @@ def retune_variant(
         matrix, steps = iterate(
             var.files[theme_id], n, problem.strategy,
             sub_seed(problem.seed, "retune", var.name, config.label), folder,
-            rounds=1, br=RETUNE_BUDGET, backend=backend,
+            rounds=1, br=RETUNE_BUDGET, backend=backend, keep=problem.budget.retune_keep,
         )  # fmt: skip
         games += sum(s.games for s in steps)
         said += [

@@ -405,7 +405,7 @@ class Step:
     gain: float
     gain_low: float
     gain_high: float
-    replaced: bool  # the role's parameters became the answer (its gain was positive)
+    replaced: bool  # the role's parameters became the answer (its gain passed `keep`)
     games: int
     seconds: float
 
@@ -414,6 +414,24 @@ def roles_at(theme: Theme, players: int) -> list[str]:
     """The canonical roles dealt at this player count, in ROLES order."""
     present = set(theme.tables.roles[players, :players].tolist())
     return [r for i, r in enumerate(ROLES) if i in present]
+
+
+GAIN = "gain"
+BEYOND_LUCK = "beyond-luck"
+KEEP = (GAIN, BEYOND_LUCK)  # iterate's rules for taking a best response
+
+
+def check_keep(keep: str, name: str = "keep") -> None:
+    if keep not in KEEP:
+        raise ValueError(f"{name} must be {' or '.join(map(repr, KEEP))}, got {keep!r}")
+
+
+def takes(keep: str, res: BestResponse) -> bool:
+    """Whether a best response replaces the role's parameters: under "gain" when its paired
+    gain on the fresh deals is positive, under "beyond-luck" only when the lower end of its
+    95% interval is (a gain the check can show, not a near-equal answer that luck put
+    ahead)."""
+    return bool((res.gain_low if keep == BEYOND_LUCK else res.gain) > 0)
 
 
 def iterate(
@@ -428,18 +446,27 @@ def iterate(
     progress: Callable[[str], None] | None = None,
     backend: Backend | None = None,
     table: Any = None,
+    keep: str = GAIN,
 ) -> tuple[np.ndarray, list[Step]]:
     """Iterated best response: cycle over the roles, replacing each role's parameters by its
-    best response to the current field, until no role gains more than `threshold` in a
-    round or `rounds` are done. Every best response keeps its state in its own folder under
-    `out`, so a rerun resumes (on either `backend`). Returns the final matrix (one row per
-    role) and the trail. `table`: as best_response's."""
+    best response to the current field when `keep` takes it (see takes), until no role
+    gains more than `threshold` in a round (under "beyond-luck", or no answer was taken:
+    the next round would face the same field) or `rounds` are done. Every best response keeps
+    its state in its own folder under `out`, so a rerun resumes (on either `backend`).
+    Returns the final matrix (one row per role) and the trail. `table`: as best_response's.
+
+    Among strategies about equally good for a role, "gain" lands on whichever the search's
+    path and luck put ahead, and such strategies can move another side's rate by points
+    (the band, simcore.studies.band); "beyond-luck" keeps the current parameters unless the
+    answer is better beyond luck, so two seeds from the same start leave the near-equal
+    answers out and differ only in the real adaptations their searches find."""
+    check_keep(keep)
     theme = load_theme(theme_id)
     check_players(theme, players)
     matrix = resolve_strategy(start, players, theme.plays_as).matrix.copy()
     steps: list[Step] = []
     for r in range(rounds):
-        best = -1.0
+        best, taken = -1.0, False
         for role in roles_at(theme, players):
             field_file = out / f"r{r}-{role}" / "field.toml"
             field_file.parent.mkdir(parents=True, exist_ok=True)
@@ -456,7 +483,7 @@ def iterate(
             if progress:
                 progress(f"{players}p round {r + 1}: {role}")
             res = best_response(settings, field_file.parent, backend=backend, table=table)
-            replaced = res.gain > 0
+            replaced = takes(keep, res)
             if replaced:
                 matrix[ROLES.index(role)] = res.vector
             steps.append(
@@ -472,8 +499,8 @@ def iterate(
                     res.seconds,
                 )
             )
-            best = max(best, res.gain)
-        if best <= threshold:
+            best, taken = max(best, res.gain), taken or replaced
+        if best <= threshold or (keep == BEYOND_LUCK and not taken):
             break
     return matrix, steps
 
