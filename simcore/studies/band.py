@@ -26,7 +26,7 @@ The search, per end (low, high) of one side's rate, from a start profile (`tuned
 
 A best response is a function of its request: the role, its aim, the profile's values and
 the budget name its folder under `shared` and its seed. So a request met twice is searched
-once (`Move.reused`): a profile's check for a role whose last re-response was not kept is
+once (`Band.reused`): a profile's check for a role whose last re-response was not kept is
 that re-response (the profile has not changed since), an end no push moved is the start and
 shares its checks, and the start's checks are every side's. A push is kept only when the
 side's move clears zero (its 95% interval), so noise does not buy three re-responses; a
@@ -101,7 +101,7 @@ class Move:
     side_move: float  # the side's rate, answer minus before (paired)
     kept: bool
     games: int  # the best response's games (0 when reused)
-    reused: bool = False  # the same request was searched before in this band: not again
+    reused: bool = False  # the same request was answered before (this table's bands): not again
 
 
 @dataclass
@@ -406,15 +406,11 @@ class ShippedBand:
     def row(self) -> dict[str, Any]:
         """What `bangsim band --shipped --format json` lists (spot_check where made)."""
         keys = ("theme", "players", "side", "epsilon", "low", "high")
-        spot = {"spot_check": self.spot_check} if self.spot_check is not None else {}
-        return (
-            {k: getattr(self, k) for k in keys}
-            | {
-                "low_strategy": self.low_strategy,
-                "high_strategy": self.high_strategy,
-            }
-            | spot
-        )
+        row = {k: getattr(self, k) for k in keys}
+        row |= {"low_strategy": self.low_strategy, "high_strategy": self.high_strategy}
+        if self.spot_check is not None:
+            row["spot_check"] = self.spot_check
+        return row
 
     def strategy(self, end: str) -> str:
         return self.low_strategy if end == "low" else self.high_strategy
