@@ -80,6 +80,64 @@ def test_band_finds_both_ends_of_a_known_band(toy):
     assert sum(m.kind == "respond" for m in toy.moves) == 2 * kept < 2 * 2 * 3
 
 
+def test_a_check_a_re_response_already_made_is_not_searched_again(toy):
+    """A best response is named by its request: an end's check for a role whose last
+    re-response was not kept (the profile unchanged since) is that re-response, not a new
+    search, and the band's cost counts it once."""
+    unchanged = []  # (end, role) whose last re-response faced the end's final profile
+    for end in ("low", "high"):
+        moves = [m for m in toy.moves if m.end == end]
+        unchanged += [
+            (end, m.role)
+            for i, m in enumerate(moves)
+            if m.kind == "respond" and not any(x.kept for x in moves[i:])
+        ]
+    assert unchanged and toy.reused == len(unchanged)
+    for end, role in unchanged:
+        (last,) = [m for m in toy.moves if (m.end, m.role, m.kind) == (end, role, "respond")][-1:]
+        assert toy.profiles[end].exploit[role]["gain"] == last.gain
+    assert (
+        toy.games
+        == sum(toy.cost.values())
+        == sum(m.games for m in toy.moves) + (toy.cost["check"] + toy.cost["final"])
+    )
+    each = max(m.games for m in toy.moves)  # one best response's games (one budget)
+    assert toy.cost["check"] == (3 * 3 - toy.reused) * each
+
+
+class NoiseTable:
+    """A table where nothing a strategy does matters: each candidate's games are drawn
+    afresh from its own parameters (the leader's side 40%, the outlaws 40%, the renegade
+    20%), so every move a push finds is noise."""
+
+    def winners(self, seed, W, field_rows, role, candidates, games):
+        out = np.empty((candidates, games), np.int8)
+        for c in range(candidates):
+            own = np.frombuffer(W[len(W) - candidates + c].tobytes(), np.uint32)
+            u = np.random.default_rng([seed % 2**32, *own.tolist()]).random(games)
+            out[c] = np.where(u < 0.4, 0, np.where(u < 0.8, 1, 2))
+        return out
+
+
+def test_pushes_within_noise_are_not_kept_and_an_unmoved_end_is_the_start(tmp_path):
+    """A push is kept only when the side's move clears its 95% interval: on a table where
+    nothing matters no push is kept, so nothing is re-responded to, the second round is not
+    searched (it would ask the same), and both ends are the start with its checks."""
+    tiny = dict(generations=2, games_min=256, games_max=256, final_games=2000)
+    b = band(
+        "classic", 4, "leader", epsilon=0.05, seed=1, out=tmp_path, rounds=2, push=tiny,
+        respond=tiny, check=tiny, final_games=2000, table=NoiseTable(),
+    )  # fmt: skip
+    pushes = [m for m in b.moves if m.kind == "push"]
+    assert len(pushes) == len(b.moves) == 2 * 3 and not any(m.kept for m in pushes)
+    # the old rule (the right sign, within epsilon) would have kept some of them
+    assert any(m.gain >= -0.05 and (m.side_move > 0) == (m.end == "high") for m in pushes)
+    assert b.reused == 2 * 3 and b.cost["respond"] == 0
+    for end in ("low", "high"):
+        assert b.profiles[end].exploit == b.profiles["start"].exploit
+        assert b.profiles[end].rate == b.centre
+
+
 def test_the_band_spans_the_start_and_the_ends_within_epsilon():
     """An end whose re-responses took the side back past the start, or which a role can
     still exploit beyond epsilon, neither narrows nor widens the band: it runs over the
@@ -118,6 +176,7 @@ def test_aims_parse_and_refuse():
 
 
 TINY = ["--generations", "1", "--games-min", "32", "--games-max", "32", "--final-games", "300"]
+SPOT = ["--spot-check", "12", "--spot-worlds", "2", "--spot-budget", "8"]
 
 
 def invoke(args: list[str], bands: Path):
@@ -129,10 +188,12 @@ def invoke(args: list[str], bands: Path):
 
 @pytest.fixture(scope="module")
 def shipped(tmp_path_factory):
-    """A tiny real band (classic, 4 players, the renegade side), shipped into a bands
-    folder of its own: (the search folder, the bands folder, the band as JSON)."""
+    """A tiny real band (classic, 4 players, the renegade side), spot-checked by a search
+    seat on a few deals and shipped into a bands folder of its own: (the search folder, the
+    bands folder, the band as JSON)."""
     root = tmp_path_factory.mktemp("shipped")
-    args = ["band", "--players", "4", "--side", "renegade", "--out", str(root / "search"), *TINY]
+    args = ["band", "--players", "4", "--side", "renegade", "--out", str(root / "search"), *TINY,
+            *SPOT]  # fmt: skip
     result = invoke([*args, "--format", "json", "--no-progress", "--ship"], root / "bands")
     (b,) = json.loads(result.output)
     return root / "search", root / "bands", b
@@ -143,17 +204,58 @@ def renegade_rate(strategy: str, games: int, seed: int) -> float:
     return float((seats["winner"] == "renegade").mean())
 
 
-def test_band_command_ends_replay_as_presets(shipped):
+def test_band_command_ends_replay_as_presets(shipped, monkeypatch):
     """`bangsim band` on the real engine (tiny budgets): the end profiles are presets that
-    `simulate` replays to exactly the reported rates on the band's fresh deals."""
+    `simulate` replays to exactly the reported rates on the band's fresh deals; a rerun
+    resumes to the same band, its spot-checks read back, not played again."""
     search, bands, b = shipped
     for end in ("low", "high"):
         rate = renegade_rate(b[end]["strategy"], b["final_games"], b["final_seed"])
         assert rate == pytest.approx(b[end]["rate"], abs=1e-12)
     assert b["row"]["low_strategy"] == b["low"]["strategy"]
-    args = ["band", "--players", "4", "--side", "renegade", "--out", str(search), *TINY]
+
+    def replayed(*args, **kwargs):
+        raise AssertionError("a finished spot-check was played again")
+
+    monkeypatch.setattr("simcore.studies.band.search_gain", replayed)
+    args = ["band", "--players", "4", "--side", "renegade", "--out", str(search), *TINY, *SPOT]
     again = invoke([*args, "--no-progress"], bands)  # resumes: the same band
     assert f"band {100 * b['low']['rate']:.1f}%-{100 * b['high']['rate']:.1f}%" in again.output
+    spot = b["profiles"]["start"]["spot"]["roles"]["renegade"]
+    assert f"renegade {100 * spot['gain']:+5.1f} pts" in again.output
+    (resumed,) = json.loads(invoke([*args, "--no-progress", "--format", "json"], bands).output)
+    assert resumed["profiles"] == b["profiles"] and resumed["row"] == b["row"]
+
+
+def test_band_spot_checks_each_profile_with_a_search_seat(shipped):
+    """--spot-check N: the start and each end within epsilon carry, per role, the gain of
+    one search seat over the profile's own play on the same N deals, in the JSON and in the
+    shipped row (and `band --shipped` lists it); an end out of the band carries none."""
+    _, bands, b = shipped
+    spotted = []
+    for name, end in b["profiles"].items():
+        if name != "start" and not end["within"]:
+            assert end["spot"] is None
+            continue
+        spot = end["spot"]
+        spotted.append(json.dumps(spot, sort_keys=True))
+        assert spot["deals"] == 12 and spot["search"]["worlds"] == 2 and spot["games"] == 72
+        assert set(spot["roles"]) == {"leader", "outlaw", "renegade"}
+        for g in spot["roles"].values():
+            assert g["gain_low"] <= g["gain"] <= g["gain_high"] and g["rollouts"] > 0
+            assert g["gain"] == pytest.approx(g["search_rate"] - g["field_rate"])
+    # a profile met twice (an end no push moved is the start) is spot-checked once
+    assert b["cost"]["spot_check"] == 72 * len(set(spotted))
+    row = b["row"]["spot_check"]
+    assert row["deals"] == 12 and set(row) == {"deals", "search", "start", "low", "high"}
+    for end in ("start", "low", "high"):
+        which = "start" if end == "start" else b[end]["end"]
+        assert row[end] == {
+            r: {k: 100 * g[k] for k in ("gain", "gain_low", "gain_high")}
+            for r, g in b["profiles"][which]["spot"]["roles"].items()
+        }
+    (listed,) = json.loads(invoke(["band", "--shipped", "--format", "json"], bands).output)
+    assert listed["spot_check"] == row
 
 
 def test_shipped_bands_list_without_searching_and_replay(shipped, tmp_path):
@@ -162,7 +264,7 @@ def test_shipped_bands_list_without_searching_and_replay(shipped, tmp_path):
     _, bands, b = shipped
     (row,) = json.loads(invoke(["band", "--shipped", "--format", "json"], bands).output)
     assert set(row) == {"theme", "players", "side", "epsilon", "low", "high", "low_strategy",
-                        "high_strategy"}  # fmt: skip
+                        "high_strategy", "spot_check"}  # fmt: skip
     assert {k: row[k] for k in ("theme", "players", "side", "epsilon", "low", "high")} == {
         k: b["row"][k] for k in ("theme", "players", "side", "epsilon", "low", "high")
     }
@@ -267,6 +369,8 @@ def test_the_shipped_classic_band_replays_its_rates(monkeypatch):
     monkeypatch.delenv(BANDS_ENV, raising=False)
     (b,) = [x for x in shipped_bands("classic") if (x.players, x.side) == (5, "leader")]
     assert b.low < b.centre + 1e-9 and b.low < b.high and b.start == "tuned"
+    # shipped before spot-checks existed: the row has none, and loads and lists without one
+    assert b.spot_check is None and "spot_check" not in b.row()
     for end, rate in (("low", b.low), ("high", b.high)):
         seats = simcore.simulate("classic", 5, b.final_games, b.final_seed, b.strategy(end))
         won = seats.filter(seat=0)["winner"] == "leader"

@@ -1025,6 +1025,11 @@ def test_band_bad_epsilon(tmp_path):
     check("band-bad-epsilon", cli("band", "--epsilon", "0", "--out", tmp_path / "b"))
 
 
+def test_band_bad_spot_check(tmp_path):
+    check("band-bad-spot-check", cli("band", "--spot-check", "-1", "--out", tmp_path / "b"))
+    assert not (tmp_path / "b").exists()  # nothing written
+
+
 def test_bands_file_unreadable(tmp_path):
     (tmp_path / "classic.json").write_text('{"bands": 3}')
     result = runner.invoke(app, ["band", "--shipped"], env={"BANGSIM_BANDS": str(tmp_path)})

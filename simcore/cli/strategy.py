@@ -94,6 +94,16 @@ FinalGames = Annotated[
 ]
 
 
+def worlds_option(which: str):
+    """The search seat's worlds per option in the first round, for `which` (an option)."""
+    return typer.Option(help=f"{which}: worlds per option in the first round.")
+
+
+def rollouts_option(which: str):
+    """The search seat's rollouts per decision at most, for `which` (an option)."""
+    return typer.Option(help=f"{which}: rollouts per decision at most.")
+
+
 def search_budget(generations: int, games_min: int, games_max: int, final_games: int) -> dict:
     """The best-response settings the options give; one-line errors for bad values."""
     for name, value, least in (
@@ -292,12 +302,8 @@ def exploit(
     games: Annotated[
         int, typer.Option(help="--method search: deals per role, played both ways.")
     ] = SEARCH_GAMES,
-    worlds: Annotated[
-        int, typer.Option(help="--method search: worlds per option in the first round.")
-    ] = Search.worlds,
-    budget: Annotated[
-        int, typer.Option(help="--method search: rollouts per decision at most.")
-    ] = Search.budget,
+    worlds: Annotated[int, worlds_option("--method search")] = Search.worlds,
+    budget: Annotated[int, rollouts_option("--method search")] = Search.budget,
     kinds: Annotated[
         str | None,
         typer.Option(
@@ -519,6 +525,17 @@ def band(
     games_min: GamesMin = 1000,
     games_max: GamesMax = 4000,
     final_games: FinalGames = 20_000,
+    spot_check: Annotated[
+        int,
+        typer.Option(
+            help="Deals per role on which one seat of each role searches by rollouts "
+            "(search:BASE over the profile's own preset) against the start and each end "
+            "within epsilon, beyond the family; 0: none. Costs about 0.1-0.2 s of a "
+            "2-core machine per deal and role at 5 players (docs/strategies.md).",
+        ),
+    ] = 0,
+    spot_worlds: Annotated[int, worlds_option("--spot-check")] = Search.worlds,
+    spot_budget: Annotated[int, rollouts_option("--spot-check")] = Search.budget,
     backend_name: BackendName = "local",
     address: RayAddress = None,
     progress: ShowProgress = True,
@@ -533,10 +550,15 @@ def band(
     with the end profiles as --strategy specs (saved as presets in --out).
     Rerun the same command to resume. --ship adds the bands found to the shipped ones, which
     reports show beside the rates; --shipped lists the shipped bands without searching.
+    --spot-check N also plays, for the start and each end within epsilon, one seat of each
+    role that searches by rollouts against the profile on N deals (the gain beyond the
+    parameter family, as exploit --method search measures it).
 
     Examples:
 
     bangsim band --theme classic --players 5 --side leader --format json
+
+    bangsim band --theme classic --players 5 --side leader --spot-check 1000
 
     bangsim band --shipped --format json
     """
@@ -568,6 +590,12 @@ def band(
         fail(f"--epsilon is in points, between 0 and 100, got {epsilon:g}")
     if rounds < 1:
         fail(f"--rounds must be at least 1, got {rounds}")
+    if spot_check < 0:
+        fail(f"--spot-check is a number of deals, at least 0, got {spot_check}")
+    try:
+        search = Search.parse(f"search@worlds={spot_worlds}@budget={spot_budget}@seats=one")
+    except ValueError as e:
+        fail(str(e))
     budget = search_budget(generations, games_min, games_max, final_games)
     folder = out or Path("runs") / "band" / f"{Path(theme).stem}-{players}p"
     check_writable(folder)
@@ -578,6 +606,7 @@ def band(
             typer.echo(line + " ...", err=True)
 
     results = []
+    asked: dict = {}  # the sides' bands share their searches (the start's checks at least)
     try:
         for s in sides:
             results.append(
@@ -596,7 +625,10 @@ def band(
                     final_games=budget["final_games"],
                     progress=announce,
                     backend=backend,
-                    start_check=folder / "start-check",
+                    shared=folder / "searches",
+                    asked=asked,
+                    spot_check=spot_check,
+                    search=search,
                 )  # fmt: skip
             )
         for b in results if ship else []:
@@ -609,10 +641,12 @@ def band(
         typer.echo(json.dumps([asdict(b) | {"row": b.row()} for b in results], indent=1))
         return
     for b in results:
+        stages = ", ".join(f"{k} {v:,}" for k, v in b.cost.items() if v)
         typer.echo(
             f"{b.side} side, {b.theme}, {b.players} players, epsilon {epsilon:g} point(s): "
             f"{100 * b.centre:.1f}% under {b.start}, band {100 * b.low.rate:.1f}%-"
-            f"{100 * b.high.rate:.1f}% ({b.games:,} games)"
+            f"{100 * b.high.rate:.1f}% ({b.games:,} games: {stages}; {b.reused} searches "
+            "answered by an identical one before)"
         )
         for end in b.profiles.values():
             gains = ", ".join(f"{r} {100 * e['gain']:+.1f}" for r, e in end.exploit.items())
@@ -624,3 +658,11 @@ def band(
             typer.echo(
                 f"  {end.end:<5} {100 * end.rate:5.1f}%  {end.strategy}  best responses: {gains}{flag}"
             )
+            if end.spot:
+                typer.echo(
+                    f"        a search seat ({end.spot['deals']:,} deals): "
+                    + ", ".join(
+                        f"{r} {pts(g['gain'], g['gain_low'], g['gain_high'])}"
+                        for r, g in end.spot["roles"].items()
+                    )
+                )

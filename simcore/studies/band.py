@@ -24,10 +24,23 @@ The search, per end (low, high) of one side's rate, from a start profile (`tuned
    (the re-responses after its pushes can take the side back past the start), does not
    narrow or widen it.
 
-Every best response keeps its state in its own folder under `out`, so a rerun resumes; the
-same seed gives the same band; `backend` plays on Ray as the other searches do. The two end
-profiles are written as presets (out/SIDE_low.toml, out/SIDE_high.toml) that `--strategy
-PATH:NAME` replays.
+A best response is a function of its request: the role, its aim, the profile's values and
+the budget name its folder under `shared` and its seed. So a request met twice is searched
+once (`Band.reused`): a profile's check for a role whose last re-response was not kept is
+that re-response (the profile has not changed since), an end no push moved is the start and
+shares its checks, and the start's checks are every side's. A push is kept only when the
+side's move clears zero (its 95% interval), so noise does not buy three re-responses; a
+round that keeps no push ends the end's search (the next would ask the same searches).
+Every best response keeps its state in its own folder, so a rerun resumes; the same seed
+gives the same band; `backend` plays on Ray as the other searches do. The two end profiles
+are written as presets (out/SIDE_low.toml, out/SIDE_high.toml) that `--strategy PATH:NAME`
+replays.
+
+Beyond the family (`spot_check` deals, 0: off): the start and each end within epsilon are
+also played with one seat of each role searching by rollouts (`search:BASE`, BASE the
+profile's own preset for the role, simcore.studies.search_gain) against the profile's own
+play on the same deals, every profile on the same deals; each profile's answer is saved
+under `shared`, named by its request, and not replayed.
 
 Shipped bands are data: strategies/bands/THEME.json lists a theme's bands (one row per
 player count and side, rates in points) and names its end presets, which lie beside it
@@ -38,6 +51,7 @@ from the folder BANGSIM_BANDS names when it is set (a designer's own bands, or a
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Callable
@@ -54,20 +68,22 @@ from simcore.engine.vocab import ROLES, WINNERS
 from simcore.errors import UserError, one_line
 from simcore.runs.atomic import write_atomic
 from simcore.runs.backend import Backend
+from simcore.runs.runfolder import theme_digest
 from simcore.stats import wilson_interval
 from simcore.studies.batch import EngineTable, Tally, Work, play_all
+from simcore.studies.search_gain import search_gain, settings
 from simcore.studies.tune import (
     OWN,
     Settings,
     best_response,
-    exploitability,
     roles_at,
     sub_seed,
 )
-from strategies.presets import preset_toml, resolve_strategy
+from strategies.presets import Search, preset_toml, resolve_strategy
 
 RESULT = "band.json"
 ENDS = ("low", "high")
+STAGES = ("push", "respond", "check", "final", "spot_check")  # Band.cost's keys
 SHIPPED_DIR = files("strategies") / "bands"  # package data: THEME.json and its end presets
 BANDS_ENV = "BANGSIM_BANDS"  # a folder of bands read instead of the shipped ones
 REPLAY_GAMES = 20_000  # the most deals of a run a report replays each end preset on
@@ -84,7 +100,8 @@ class Move:
     gain: float  # the role's own win rate, answer minus its parameters before (paired)
     side_move: float  # the side's rate, answer minus before (paired)
     kept: bool
-    games: int
+    games: int  # the best response's games (0 when reused)
+    reused: bool = False  # the same request was answered before (this table's bands): not again
 
 
 @dataclass
@@ -99,6 +116,9 @@ class End:
     rates: dict[str, float]  # every side's
     exploit: dict[str, dict[str, float]]  # role -> gain, gain_low, gain_high
     within: bool  # no role's best response gains more than epsilon (point estimate)
+    # beyond the family (band's spot_check): deals, search settings, and per role the search
+    # seat's field_rate, search_rate, gain, gain_low, gain_high; None: not spot-checked
+    spot: dict[str, Any] | None = None
 
 
 @dataclass
@@ -119,11 +139,14 @@ class Band:
     high: End
     profiles: dict[str, End] = field(default_factory=dict)  # "start", "low", "high"
     moves: list[Move] = field(default_factory=list)
-    games: int = 0
+    games: int = 0  # every game this band played (cost's sum)
+    cost: dict[str, int] = field(default_factory=dict)  # games per stage (STAGES)
+    reused: int = 0  # best responses answered by an earlier identical request
 
     def row(self) -> dict[str, Any]:
-        """The shipped-band row: rates in points, strategies as specs."""
-        return {
+        """The shipped-band row: rates in points, strategies as specs, and the search seat's
+        spot-check of the start and of each end when one was made."""
+        row = {
             "theme": self.theme,
             "players": self.players,
             "side": self.side,
@@ -133,6 +156,17 @@ class Band:
             "low_strategy": self.low.strategy,
             "high_strategy": self.high.strategy,
         }
+        ends = {"start": self.profiles.get("start"), "low": self.low, "high": self.high}
+        if all(e is not None and e.spot for e in ends.values()):
+            first = ends["start"].spot
+            row["spot_check"] = {"deals": first["deals"], "search": first["search"]} | {
+                name: {
+                    role: {k: 100 * g[k] for k in ("gain", "gain_low", "gain_high")}
+                    for role, g in e.spot["roles"].items()
+                }
+                for name, e in ends.items()
+            }
+        return row
 
 
 def measure(table: Any, matrix: np.ndarray, role_rows: np.ndarray, seed: int, games: int):
@@ -157,87 +191,124 @@ def band(
     progress: Callable[[str], None] | None = None,
     backend: Backend | None = None,
     table: Any = None,
-    start_check: Path | None = None,
+    shared: Path | None = None,
+    asked: dict[str, Any] | None = None,
+    spot_check: int = 0,
+    search: Search | None = None,
 ) -> Band:
     """The band of `side`'s win rate at (theme, players), from the profile `start`: see the
     module doc. push, respond, check: best-response budgets (Settings fields) of the pushes,
-    the re-responses and the profiles' exploitability checks; start_check: the folder of the
-    start profile's check (default out/start-check), which the bands of several sides of one
-    table can share."""
+    the re-responses and the profiles' exploitability checks; shared: the folder of the best
+    responses and spot-checks, each named by its request (default out/searches), which the
+    bands of several sides of one table can share, as they can share `asked` (the answers
+    to the requests met so far, by request: one met again is neither searched nor counted
+    again); spot_check: deals per role of the search seat's check (`search`'s settings,
+    default Search()) of the start and each end within epsilon, 0: none."""
     theme = load_theme(theme_id)
     check_players(theme, players)
     if side not in WINNERS:
         raise ValueError(f"unknown side {side!r} (sides: {', '.join(WINNERS)})")
     if not 0 < epsilon < 1:
         raise ValueError(f"epsilon must be a share in (0, 1), got {epsilon!r}")
+    if spot_check < 0:
+        raise ValueError(f"spot_check is a number of deals, at least 0, got {spot_check!r}")
     table = table or EngineTable(theme, players, backend)
     first = resolve_strategy(start, players, theme.plays_as)
     roles = roles_at(theme, players)
     folder = Path(out)
+    shared = Path(shared) if shared is not None else folder / "searches"
+    asked = {} if asked is None else asked
+    search = search or Search()
+    cost = dict.fromkeys(STAGES, 0)
+    reused = 0
+
+    def searched(matrix: np.ndarray, role: str, aim: str, budget, stage: str):
+        """The best response of `role` with `aim` against `matrix` (_respond), searched
+        unless asked before; (it, the games it cost here, whether it was asked before)."""
+        nonlocal reused
+        key = _digest(theme, players, matrix, seed, role, aim, budget or {})
+        again = key in asked
+        if not again:
+            asked[key] = _respond(theme_id, players, matrix, role, aim, budget,
+                                  sub_seed(seed, "band", key), shared / f"{role}-{key}",
+                                  backend, table)  # fmt: skip
+        games = 0 if again else asked[key].games_used
+        cost[stage] += games
+        reused += again
+        return asked[key], games, again
+
     moves: list[Move] = []
     ends = {}
     for end in ENDS:
         matrix = first.matrix.copy()
+        sign = 1.0 if end == "high" else -1.0
         for r in range(rounds):
+            pushed = False
             for role in roles:
-                aim = f"{side}:{end}:{epsilon}"
                 if progress:
                     progress(f"{side} {end}, round {r + 1}: the {role} pushes, the others respond")
-                res = _respond(theme_id, players, matrix, role, aim, push, seed, folder,
-                               f"{side}-{end}/r{r}-{role}-push", backend, table)  # fmt: skip
-                sign = 1.0 if end == "high" else -1.0
-                kept = sign * res.side_move > 0 and res.gain >= -epsilon
+                aim = f"{side}:{end}:{epsilon}"
+                res, games, again = searched(matrix, role, aim, push, "push")
+                # kept when it moved the side the right way beyond noise, at most epsilon's cost
+                beyond = res.side_move_low > 0 if end == "high" else res.side_move_high < 0
+                kept = bool(beyond and sign * res.side_move > 0 and res.gain >= -epsilon)
                 if kept:
                     matrix[ROLES.index(role)] = res.vector
                 moves.append(Move(end, r + 1, role, "push", res.gain, res.side_move, kept,
-                                  res.games_used))  # fmt: skip
+                                  games, again))  # fmt: skip
+                pushed |= kept
                 # a push not kept leaves the profile as it was: nothing to respond to
                 for other in (o for o in roles if o != role) if kept else ():
-                    res = _respond(theme_id, players, matrix, other, OWN, respond, seed, folder,
-                                   f"{side}-{end}/r{r}-{role}-then-{other}", backend, table)  # fmt: skip
+                    res, games, again = searched(matrix, other, OWN, respond, "respond")
                     better = res.gain > 0
                     if better:
                         matrix[ROLES.index(other)] = res.vector
                     moves.append(Move(end, r + 1, other, "respond", res.gain, 0.0, better,
-                                      res.games_used))  # fmt: skip
+                                      games, again))  # fmt: skip
+            if not pushed:  # the profile is as the round found it: the next asks the same
+                break
         ends[end] = matrix
     fresh = sub_seed(seed, "band", "final")
-    games = sum(m.games for m in moves)
 
-    def measured(name: str, spec: str, matrix: np.ndarray, check_folder: Path) -> End:
-        """A profile's rates on the fresh deals and its exploitability per role."""
-        nonlocal games
+    def measured(name: str, spec: str, matrix: np.ndarray) -> End:
+        """A profile's rates on the fresh deals, its exploitability per role and, when asked
+        (the start, or an end within epsilon), the search seat's spot-check."""
         won = measure(table, matrix, first.role_preset, fresh, final_games)
+        cost["final"] += final_games
         k = int(np.count_nonzero(won == WINNERS.index(side)))
         lo, hi = wilson_interval(k, final_games)
         if progress:
             progress(f"{side} {name}: the profile's exploitability")
-        ex = exploitability(
-            spec, theme_id, players, sub_seed(seed, "band", "check", name), check_folder,
-            br=check, backend=backend, table=table,
-        )  # fmt: skip
-        games += final_games + sum(x.games_used for x in ex.roles)
-        exploit = {
-            x.settings.role: {"gain": x.gain, "gain_low": x.gain_low, "gain_high": x.gain_high}
-            for x in ex.roles
-        }
+        exploit = {}
+        for role in roles:
+            res, _, _ = searched(matrix, role, OWN, check, "check")
+            exploit[role] = {"gain": res.gain, "gain_low": res.gain_low, "gain_high": res.gain_high}
+        within = all(e["gain"] <= epsilon for e in exploit.values())
+        spot = None
+        if spot_check and (within or name == "start"):
+            if progress:
+                progress(f"{side} {name}: a search seat in each role, {spot_check:,} deals")
+            key = "spot-" + _digest(theme, players, matrix, seed, spot_check, settings(search))
+            if key not in asked:
+                asked[key] = _spot_check(theme_id, players, spec, spot_check, search,
+                                         sub_seed(seed, "band", "spot"), shared / f"{key}.json",
+                                         backend)  # fmt: skip
+                cost["spot_check"] += asked[key]["games"]
+            spot = asked[key]
         return End(
             name, spec, k / final_games, lo, hi,
             {s: float(np.mean(won == i)) for i, s in enumerate(WINNERS)},
-            exploit, all(e["gain"] <= epsilon for e in exploit.values()),
+            exploit, within, spot,
         )  # fmt: skip
 
-    # the start's check does not depend on the side: every side's band shares it
-    profiles = {
-        "start": measured("start", start, first.matrix, start_check or folder / "start-check")
-    }
+    profiles = {"start": measured("start", start, first.matrix)}
     for end, matrix in ends.items():
         name = f"{side}_{end}"
         spec = _save_preset(folder, name, players, matrix, theme.id, side, end, epsilon, start)
-        profiles[end] = measured(end, spec, matrix, folder / f"{name}-check")
+        profiles[end] = measured(end, spec, matrix)
     answer = Band(
         theme.id, players, side, epsilon, start, profiles["start"].rate, fresh, final_games,
-        *band_ends(profiles), profiles, moves, games,
+        *band_ends(profiles), profiles, moves, sum(cost.values()), cost, reused,
     )  # fmt: skip
     write_atomic(folder / RESULT, (json.dumps(asdict(answer), indent=1) + "\n").encode())
     return answer
@@ -251,15 +322,38 @@ def band_ends(profiles: dict[str, End]) -> tuple[End, End]:
     return min(inside, key=lambda e: e.rate), max(inside, key=lambda e: e.rate)
 
 
-def _respond(theme_id, players, matrix, role, aim, budget, seed, folder, name, backend, table):
-    """A best response of `role` with `aim` against the profile `matrix`, in folder/name."""
-    where = folder / name
+def _digest(theme: Theme, players: int, matrix: np.ndarray, *request: Any) -> str:
+    """Names a request about the profile `matrix` at (theme, players): its folder, its seed."""
+    values = hashlib.sha256(np.ascontiguousarray(matrix).tobytes()).hexdigest()
+    text = json.dumps([theme_digest(theme), players, values, *request], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _respond(theme_id, players, matrix, role, aim, budget, seed, where, backend, table):
+    """A best response of `role` with `aim` against the profile `matrix`, in `where`."""
     field_spec = _field_file(where, players, matrix)
     settings = Settings(
-        theme_id, players, role, field_spec, sub_seed(seed, "band", name), **(budget or {}),
-        aim=aim,
+        theme_id, players, role, field_spec, seed, **(budget or {}), aim=aim,
     )  # fmt: skip
     return best_response(settings, where, backend=backend, table=table)
+
+
+def _spot_check(theme_id, players, spec, deals, search, seed, path, backend) -> dict[str, Any]:
+    """The search seat's gain in each role over the profile `spec` (search_gain) on `deals`
+    deals, saved in `path`, and read from there when it was made before (not replayed)."""
+    if path.is_file():
+        return json.loads(path.read_text(encoding="utf-8"))
+    gain = search_gain(spec, theme_id, players, seed, deals, search, backend=backend)
+    keys = ("field_rate", "search_rate", "gain", "gain_low", "gain_high", "seconds", "rollouts")
+    doc = {
+        "deals": deals,
+        "search": settings(search),
+        "games": sum(2 * r.games for r in gain.roles),  # both arms, rollouts aside
+        "roles": {r.role: {k: getattr(r, k) for k in keys} for r in gain.roles},
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, (json.dumps(doc, indent=1) + "\n").encode())
+    return doc
 
 
 def _field_file(where: Path, players: int, matrix: np.ndarray) -> str:
@@ -305,14 +399,18 @@ class ShippedBand:
     start: str  # the profile the band was searched from: reports show it for that strategy
     final_seed: int  # the band's fresh deals, games 0 .. final_games-1 of this seed
     final_games: int
+    # the search seat's gains (points) over the start and each end, as Band.row() gives
+    # them; None for a band shipped without a spot-check (rows written before it existed)
+    spot_check: dict[str, Any] | None = None
 
     def row(self) -> dict[str, Any]:
-        """What `bangsim band --shipped --format json` lists."""
+        """What `bangsim band --shipped --format json` lists (spot_check where made)."""
         keys = ("theme", "players", "side", "epsilon", "low", "high")
-        return {k: getattr(self, k) for k in keys} | {
-            "low_strategy": self.low_strategy,
-            "high_strategy": self.high_strategy,
-        }
+        row = {k: getattr(self, k) for k in keys}
+        row |= {"low_strategy": self.low_strategy, "high_strategy": self.high_strategy}
+        if self.spot_check is not None:
+            row["spot_check"] = self.spot_check
+        return row
 
     def strategy(self, end: str) -> str:
         return self.low_strategy if end == "low" else self.high_strategy
@@ -353,7 +451,9 @@ def _read_bands(path: Path) -> list[dict[str, Any]]:
 
 def _shipped(row: dict[str, Any], path: Path) -> ShippedBand:
     try:
-        band = ShippedBand(**{k: row[k] for k in ShippedBand.__dataclass_fields__})
+        optional = {"spot_check"}
+        fields = ShippedBand.__dataclass_fields__
+        band = ShippedBand(**{k: row[k] for k in fields if k in row or k not in optional})
     except (KeyError, TypeError) as e:
         raise BandsError(
             f"{path}: a band row lacks or misnames a field ({one_line(str(e))}); remove it or "
