@@ -73,11 +73,13 @@ from simcore.stats import wilson_interval
 from simcore.studies.batch import EngineTable, Tally, Work, play_all
 from simcore.studies.search_gain import search_gain, settings
 from simcore.studies.tune import (
+    GAIN,
     OWN,
     Settings,
     best_response,
     roles_at,
     sub_seed,
+    takes,
 )
 from strategies.presets import Search, preset_toml, resolve_strategy
 
@@ -260,7 +262,7 @@ def band(
                 # a push not kept leaves the profile as it was: nothing to respond to
                 for other in (o for o in roles if o != role) if kept else ():
                     res, games, again = searched(matrix, other, OWN, respond, "respond")
-                    better = res.gain > 0
+                    better = takes(GAIN, res)  # iterate's rule: a positive gain
                     if better:
                         matrix[ROLES.index(other)] = res.vector
                     moves.append(Move(end, r + 1, other, "respond", res.gain, 0.0, better,
