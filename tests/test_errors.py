@@ -700,6 +700,10 @@ def test_tune_bad_keep():
     check("tune-bad-keep", cli("tune", "--keep", "always"))
 
 
+def test_tune_bad_method():
+    check("tune-bad-method", cli("tune", "--method", "grid"))
+
+
 def test_exploit_bad_method():
     check("exploit-bad-method", cli("exploit", "--method", "grid"))
 

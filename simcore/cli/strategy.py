@@ -7,6 +7,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import asdict
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -99,6 +100,10 @@ def worlds_option(which: str):
     return typer.Option(help=f"{which}: worlds per option in the first round.")
 
 
+PSRO = "psro"
+METHODS = ("best-response", PSRO)  # bangsim tune --method
+
+
 def rollouts_option(which: str):
     """The search seat's rollouts per decision at most, for `which` (an option)."""
     return typer.Option(help=f"{which}: rollouts per decision at most.")
@@ -156,6 +161,18 @@ def tune(
             "that takes none ends the tune)."
         ),
     ] = "gain",
+    method: Annotated[
+        str,
+        typer.Option(
+            help="best-response: each role plays its latest answer (OUT/tuned.toml). psro: "
+            "each role keeps every answer, and the field is the meta-game's correlated "
+            "equilibrium over them (OUT/mixture.json); for roles that answer each other in "
+            "a cycle."
+        ),
+    ] = "best-response",
+    meta_games: Annotated[
+        int, typer.Option(help="--method psro: deals per profile of the meta-game.")
+    ] = 2000,
     generations: Generations = 40,
     games_min: GamesMin = 1000,
     games_max: GamesMax = 8000,
@@ -171,6 +188,13 @@ def tune(
     until no role gains more than --threshold points in a round or --rounds are done; writes
     OUT/tuned.toml (the preset `tuned`, per player count and role) and OUT/trail.json.
 
+    --method psro (policy-space response oracles, with a coarse correlated equilibrium as
+    meta-solver): each role keeps a population of answers, at first its values in --field.
+    Each round plays every profile of the populations on the same --meta-games deals,
+    solves that meta-game by regret matching, and searches every role's best response to
+    the resulting mixture: its gain is the mixture's exploitability for the role. Writes
+    OUT/mixture.json (per player count: the rows, profiles and weights) and OUT/trail.json.
+
     With --role: that role's best response to --field at one player count; writes
     OUT/best.toml (the field with the role replaced: --strategy OUT/best.toml:best).
 
@@ -184,12 +208,21 @@ def tune(
     bangsim tune --role outlaw --theme classic --players 5
 
     bangsim tune --theme classic --players 4-7 --out runs/tune/classic
+
+    bangsim tune --method psro --players 5 --field tuned --out runs/tune/psro
     """
     from tqdm.auto import tqdm
 
     from simcore.engine.theme import load_theme
     from simcore.runs.atomic import write_atomic
-    from simcore.studies.tune import GAIN, Settings, best_response, check_keep, iterate
+    from simcore.studies.tune import (
+        GAIN,
+        Settings,
+        best_response,
+        check_keep,
+        iterate,
+        psro,
+    )
     from strategies.presets import preset_toml, resolve_strategy
 
     budget = search_budget(generations, games_min, games_max, final_games)
@@ -199,6 +232,10 @@ def tune(
         resolve_strategy(field)
     except ValueError as e:
         fail(str(e))
+    if method not in METHODS:
+        fail(f"--method must be {' or '.join(METHODS)}, not {method!r}")
+    if meta_games < 100:
+        fail("--meta-games must be at least 100")
     folder = out or Path("runs") / "tune" / Path(theme).stem
     check_writable(folder)
     backend = open_backend(ctx, backend_name, address)
@@ -236,26 +273,19 @@ def tune(
     t0 = time.perf_counter()
     for n in counts:
         bar = tqdm(desc=f"tune {n}p", unit="best response", disable=not progress)
+        shown = partial(_shown, bar)
+        args = (theme, n, field, seed, folder / f"{n}p", threshold / 100, rounds, budget, shown)
         try:
-            matrix, steps = iterate(
-                theme,
-                n,
-                field,
-                seed,
-                folder / f"{n}p",
-                threshold / 100,
-                rounds,
-                budget,
-                lambda what, bar=bar: (bar.set_postfix_str(what), bar.update(1)),
-                backend,
-                keep=keep,
-            )
+            if method == PSRO:
+                mixture, steps = psro(*args, backend, keep=keep, meta_games=meta_games)
+                tables[n] = mixture.as_dict()
+            else:
+                tables[n], steps = iterate(*args, backend, keep=keep)
         except ValueError as e:
             fail(str(e))
         finally:
             bar.close()
         trail += steps
-        tables[n] = matrix
         for step in steps:
             typer.echo(
                 f"{n}p round {step.round} {step.role:<8} gain {100 * step.gain:+5.1f} pts "
@@ -264,14 +294,26 @@ def tune(
             )
     games = sum(s.games for s in trail)
     rule = "" if keep == GAIN else f", --keep {keep}"
+    rule += f", --method psro --meta-games {meta_games}" if method == PSRO else ""
     header = (
         f"bangsim tune --theme {theme} --players {players} --field {field} --seed {seed} "
         f"(threshold {threshold} points, at most {rounds} rounds{rule}); {games:,} games, "
         f"{time.perf_counter() - t0:.0f} s this run"
     )
-    save(folder / "tuned.toml", preset_toml("tuned", tables, header))
     save(folder / "trail.json", json.dumps([asdict(s) for s in trail], indent=1) + "\n")
+    if method == PSRO:
+        mixtures = {"made_by": header, "players": {str(n): m for n, m in tables.items()}}
+        save(folder / "mixture.json", json.dumps(mixtures, indent=1) + "\n")
+        typer.echo(f"mixture: {folder / 'mixture.json'}; trail: {folder / 'trail.json'}")
+        return
+    save(folder / "tuned.toml", preset_toml("tuned", tables, header))
     typer.echo(f"preset: --strategy {folder / 'tuned.toml'}:tuned; trail: {folder / 'trail.json'}")
+
+
+def _shown(bar, what: str) -> None:
+    """A tune's progress: the best response now searched, one step of `bar`."""
+    bar.set_postfix_str(what)
+    bar.update(1)
 
 
 def exploit(

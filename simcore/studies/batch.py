@@ -141,38 +141,67 @@ def candidate_winners(
     candidates: int,
     games: int,
     backend: Backend | None = None,
+    own: bool = False,
 ) -> np.ndarray:
     """Per game, the winning side (vocab.W_*, -1 capped), for candidates rows
     len(W)-candidates.. of W, each playing `role` (every other role its row of field_rows)
-    on the same `games` deals: int8[candidates, games]. The games are played in
-    `backend.workers` consecutive batches (one kernel call locally), each a unit of work of
-    `backend` (default local): the same winners however they are split."""
+    on the same `games` deals: int8[own + candidates, games]. field_rows: int64[4], the row
+    of W each role plays, or int64[games, 4], per deal (a mixed field, tune.Mixture). With
+    `own`, the first row is the field as it is (`role` playing its field rows too). The
+    games are played in `backend.workers` consecutive batches (one kernel call locally),
+    each a unit of work of `backend` (default local): the same winners however they are
+    split."""
     first = len(W) - candidates
-    rows = np.repeat(field_rows.reshape(1, 4), candidates * games, axis=0)
-    rows[:, role] = first + np.repeat(np.arange(candidates), games)
-    game_idx = np.tile(np.arange(games, dtype=np.int64), candidates)
+    field = np.broadcast_to(np.asarray(field_rows, np.int64).reshape(-1, 4), (games, 4))
+    rows = np.tile(field, (own + candidates, 1))
+    rows[own * games :, role] = first + np.repeat(np.arange(candidates), games)
+    game_idx = np.tile(np.arange(games, dtype=np.int64), own + candidates)
+    return _winners(theme, players, seed, W, rows, game_idx, backend).reshape(-1, games)
+
+
+def profile_winners(
+    theme: Theme,
+    players: int,
+    seed: int,
+    W: np.ndarray,
+    profiles: np.ndarray,
+    games: int,
+    backend: Backend | None = None,
+) -> np.ndarray:
+    """Per game, the winning side of each profile (int64[P, 4]: the row of W each role
+    plays) on the same `games` deals: int8[P, games] (a meta-game's payoffs, tune.psro)."""
+    rows = np.repeat(np.asarray(profiles, np.int64).reshape(-1, 4), games, axis=0)
+    game_idx = np.tile(np.arange(games, dtype=np.int64), len(rows) // games)
+    return _winners(theme, players, seed, W, rows, game_idx, backend).reshape(-1, games)
+
+
+def _winners(theme, players, seed, W, rows, game_idx, backend) -> np.ndarray:
+    """play_rows's winners, in `backend.workers` consecutive batches."""
     backend = backend or LocalBackend()
     ends = np.linspace(0, len(game_idx), backend.workers + 1).astype(np.int64)
     batches = [(rows[a:b], game_idx[a:b]) for a, b in itertools.pairwise(ends) if b > a]
     play = partial(_batch_winners, theme, players, seed, W)
-    return np.concatenate(list(backend.map(play, batches))).reshape(candidates, games)
+    return np.concatenate(list(backend.map(play, batches)))
 
 
 @dataclass(frozen=True)
 class EngineTable:
     """The games a strategy search plays: one theme at one table on a backend.
-    winners(...) is candidate_winners there; a search only ever asks this, so a test can
-    hand a search a table of its own with a known answer."""
+    winners(...) is candidate_winners there, profiles(...) profile_winners; a search only
+    ever asks these, so a test can hand a search a table of its own with a known answer."""
 
     theme: Theme
     players: int
     backend: Backend | None = None
 
-    def winners(self, seed, W, field_rows, role, candidates, games) -> np.ndarray:
+    def winners(self, seed, W, field_rows, role, candidates, games, own=False) -> np.ndarray:
         return candidate_winners(
             self.theme, self.players, seed, W, field_rows, role, candidates, games,
-            self.backend,
+            self.backend, own,
         )  # fmt: skip
+
+    def profiles(self, seed, W, profiles, games) -> np.ndarray:
+        return profile_winners(self.theme, self.players, seed, W, profiles, games, self.backend)
 
 
 def _batch_winners(theme: Theme, players: int, seed: int, W: np.ndarray, batch) -> np.ndarray:

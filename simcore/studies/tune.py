@@ -128,6 +128,41 @@ class Aim:
         return pushed - PENALTY * np.maximum(0.0, own[0] - self.epsilon - own)
 
 
+@dataclass(frozen=True)
+class Mixture:
+    """A mixed field (a meta-strategy, as PSRO's): one profile of `rows` drawn per deal
+    with `weights`, every seat of a role playing that profile's row for it. The profiles may
+    be correlated (a joint distribution, as JPSRO's coarse correlated equilibria): a role's
+    best response faces the others as the joint draws them."""
+
+    rows: np.ndarray  # float64[M, N_PARAMS]: every member of every role's population
+    profiles: np.ndarray  # int64[J, 4]: per profile, the row each canonical role plays
+    weights: np.ndarray  # float64[J], summing to 1
+
+    def draw(self, seed: int, games: int) -> np.ndarray:
+        """Per deal, the row each role plays: int64[games, 4], a function of the seed."""
+        rng = np.random.default_rng(sub_seed(seed, "mixture"))
+        return self.profiles[rng.choice(len(self.weights), size=games, p=self.weights)]
+
+    def fingerprint(self) -> np.ndarray:
+        """Its content as one array (a best response's digest names its field by it)."""
+        return np.concatenate([self.rows.ravel(), self.profiles.ravel(), self.weights])
+
+    def marginal(self, role: int) -> dict[int, float]:
+        """Role's rows with their total weight, heaviest first."""
+        total: dict[int, float] = {}
+        for row, w in zip(self.profiles[:, role].tolist(), self.weights, strict=True):
+            total[row] = total.get(row, 0.0) + float(w)
+        return dict(sorted(total.items(), key=lambda kv: -kv[1]))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "rows": [{k: float(r[param_index(k)]) for k in KEYS} for r in self.rows],
+            "profiles": [dict(zip(ROLES, p, strict=True)) for p in self.profiles.tolist()],
+            "weights": self.weights.tolist(),
+        }
+
+
 @dataclass
 class Settings:
     """What a search is asked; its digest names the saved state a rerun resumes."""
@@ -260,12 +295,14 @@ def best_response(
     progress: Callable[[int, Generation, float], None] | None = None,
     backend: Backend | None = None,
     table: Any = None,
+    mixture: Mixture | None = None,
 ) -> BestResponse:
     """Search `settings.role`'s best response to the field (or what its aim asks); resume
     from `out` if it holds the same request's saved state. progress(generations done, the
     last, best gain so far); `backend` (simcore.runs.backend, default local) plays the
     games, with the same results; `table` (default EngineTable of the theme) is what plays
-    them."""
+    them. With `mixture`, the field is that mixed field (settings.field only names it): the
+    baseline is the role playing its own draws, the search starts from its heaviest row."""
     aim = Aim.parse(settings.aim)
     theme = load_theme(settings.theme)
     check_players(theme, settings.players)
@@ -274,15 +311,32 @@ def best_response(
     role = ROLES.index(settings.role)
     if role not in theme.tables.roles[settings.players, : settings.players]:
         raise ValueError(f"no {settings.role} at {settings.players} players in {theme.id!r}")
-    field = resolve_strategy(settings.field, settings.players, theme.plays_as)
-    if field.search:
-        raise ValueError(
-            "a parameter search cannot face a field that searches (search:...): "
-            "its candidates play in one kernel call without it"
-        )
+    table = table or EngineTable(theme, settings.players, backend)
+    if mixture is None:
+        field = resolve_strategy(settings.field, settings.players, theme.plays_as)
+        if field.search:
+            raise ValueError(
+                "a parameter search cannot face a field that searches (search:...): "
+                "its candidates play in one kernel call without it"
+            )
+        base = field.matrix[role].copy()
+        digest = settings.digest(theme, field.matrix)
+
+        def winners(vectors: list[np.ndarray], seed: int, games: int) -> np.ndarray:
+            """Per game, the winning side, for the baseline and each vector."""
+            W = np.vstack([field.matrix, base, *vectors])
+            return table.winners(seed, W, field.role_preset, role, len(vectors) + 1, games)
+
+    else:
+        base = mixture.rows[next(iter(mixture.marginal(role)))].copy()
+        digest = settings.digest(theme, mixture.fingerprint())
+
+        def winners(vectors: list[np.ndarray], seed: int, games: int) -> np.ndarray:
+            W = np.vstack([mixture.rows, *vectors])
+            drawn = mixture.draw(seed, games)
+            return table.winners(seed, W, drawn, role, len(vectors), games, own=True)
+
     space = Space.full()
-    base = field.matrix[role].copy()
-    digest = settings.digest(theme, field.matrix)
     state = load_state(out, digest)
     if state is None:
         opt = new_optimizer(
@@ -293,13 +347,6 @@ def best_response(
             settings.population,
         )
         state = {"digest": digest, "opt": opt, "trail": [], "games": 0, "seconds": 0.0}
-
-    table = table or EngineTable(theme, settings.players, backend)
-
-    def winners(vectors: list[np.ndarray], seed: int, games: int) -> np.ndarray:
-        """Per game, the winning side, for the baseline and each vector."""
-        W = np.vstack([field.matrix, base, *vectors])
-        return table.winners(seed, W, field.role_preset, role, len(vectors) + 1, games)
 
     def score(points: list[np.ndarray], g: int) -> tuple[np.ndarray, Generation]:
         t0 = time.perf_counter()
@@ -459,50 +506,194 @@ def iterate(
     path and luck put ahead, and such strategies can move another side's rate by points
     (the band, simcore.studies.band); "beyond-luck" keeps the current parameters unless the
     answer is better beyond luck, so two seeds from the same start leave the near-equal
-    answers out and differ only in the real adaptations their searches find."""
+    answers out and differ only in the real adaptations their searches find. Where roles
+    answer each other in a cycle (each round's gains stay up), psro is the method."""
     check_keep(keep)
     theme = load_theme(theme_id)
     check_players(theme, players)
     matrix = resolve_strategy(start, players, theme.plays_as).matrix.copy()
     steps: list[Step] = []
     for r in range(rounds):
-        best, taken = -1.0, False
+        taken = False
         for role in roles_at(theme, players):
             field_file = out / f"r{r}-{role}" / "field.toml"
-            field_file.parent.mkdir(parents=True, exist_ok=True)
             text = preset_toml("field", {players: matrix}, "the field this best response faced")
-            _write_text(field_file, text)
-            settings = Settings(
-                theme_id,
-                players,
-                role,
-                f"{field_file}:field",
-                sub_seed(seed, players, r, role),
-                **(br or {}),
-            )
-            if progress:
-                progress(f"{players}p round {r + 1}: {role}")
-            res = best_response(settings, field_file.parent, backend=backend, table=table)
-            replaced = takes(keep, res)
-            if replaced:
+            res, step = _respond(
+                theme_id, players, r, role, seed, field_file, text, br, progress, backend, table,
+                keep,
+            )  # fmt: skip
+            if step.replaced:
                 matrix[ROLES.index(role)] = res.vector
-            steps.append(
-                Step(
-                    players,
-                    r + 1,
-                    role,
-                    res.gain,
-                    res.gain_low,
-                    res.gain_high,
-                    replaced,
-                    res.games_used,
-                    res.seconds,
-                )
-            )
-            best, taken = max(best, res.gain), taken or replaced
-        if best <= threshold or (keep == BEYOND_LUCK and not taken):
+            steps.append(step)
+            taken = taken or step.replaced
+        if _settled(steps, r, threshold, keep, taken):
             break
     return matrix, steps
+
+
+def _respond(
+    theme_id,
+    players,
+    r,
+    role,
+    seed,
+    field_file,
+    text,
+    br,
+    progress,
+    backend,
+    table,
+    keep,
+    mixture=None,
+) -> tuple[BestResponse, Step]:
+    """Round r's best response of `role` to the field `text` describes (written to
+    field_file; its folder keeps the search's state), and its Step."""
+    field_file.parent.mkdir(parents=True, exist_ok=True)
+    _write_text(field_file, text)
+    label = f"{field_file}:field" if mixture is None else str(field_file)
+    settings = Settings(
+        theme_id, players, role, label, sub_seed(seed, players, r, role), **(br or {})
+    )
+    if progress:
+        progress(f"{players}p round {r + 1}: {role}")
+    res = best_response(settings, field_file.parent, backend=backend, table=table, mixture=mixture)
+    step = Step(
+        players, r + 1, role, res.gain, res.gain_low, res.gain_high, takes(keep, res),
+        res.games_used, res.seconds,
+    )  # fmt: skip
+    return res, step
+
+
+def _settled(steps: list[Step], r: int, threshold: float, keep: str, taken: bool) -> bool:
+    """Whether round r's gains end an iteration: none above threshold, or (under
+    "beyond-luck") no answer taken, so the next round would face the same field."""
+    best = max(s.gain for s in steps if s.round == r + 1)
+    return best <= threshold or (keep == BEYOND_LUCK and not taken)
+
+
+META_GAMES = 2_000  # deals per profile of a PSRO meta-game
+META_ITERATIONS = 10_000  # regret-matching steps of its solver
+META_FLOOR = 1e-3  # profiles of the solved joint play below this weight are left out
+
+
+def psro(
+    theme_id: str,
+    players: int,
+    start: str,
+    seed: int,
+    out: Path,
+    threshold: float = 0.01,
+    rounds: int = 3,
+    br: dict[str, Any] | None = None,
+    progress: Callable[[str], None] | None = None,
+    backend: Backend | None = None,
+    table: Any = None,
+    keep: str = GAIN,
+    meta_games: int = META_GAMES,
+) -> tuple[Mixture, list[Step]]:
+    """Policy-space response oracles (PSRO, Lanctot et al. 2017) with a coarse correlated
+    equilibrium as meta-solver (as JPSRO, Marris et al. 2021). Each role keeps a population
+    of parameter rows, at first its row of `start`. Each round:
+    - plays the meta-game: every profile of the populations on the same `meta_games` deals;
+    - solves it by regret matching (Hart & Mas-Colell 2000): the joint play averaged over
+      the steps, a coarse correlated equilibrium of the meta-game, is the round's mixture;
+    - searches every role's best response to that mixture. Its gain over following the
+      mixture, paired on the same deals, is the mixture's exploitability for the role.
+    The answers `keep` takes join their populations; the iteration ends once no role gains
+    more than `threshold` (or, under "beyond-luck", none is taken) or after `rounds`.
+
+    Where iterated best response cycles (the leader and the renegade answering each other
+    round after round), the mixture takes in both sides of the cycle. Every search and
+    meta-game keeps its state under `out`, so a rerun resumes. Returns the last mixture
+    measured (the last round's gains are its exploitability) and the trail."""
+    check_keep(keep)
+    theme = load_theme(theme_id)
+    check_players(theme, players)
+    matrix = resolve_strategy(start, players, theme.plays_as).matrix
+    table = table or EngineTable(theme, players, backend)
+    populations = [[row] for row in matrix]
+    steps: list[Step] = []
+    for r in range(rounds):
+        folder = out / f"r{r}"
+        mixture = solve_meta(
+            table, populations, roles_at(theme, players), sub_seed(seed, players, r, "meta"),
+            meta_games, folder,
+        )  # fmt: skip
+        text = json.dumps(mixture.as_dict(), indent=1) + "\n"
+        answers = []
+        for role in roles_at(theme, players):
+            res, step = _respond(
+                theme_id, players, r, role, seed, folder / role / "mixture.json", text, br,
+                progress, backend, table, keep, mixture,
+            )  # fmt: skip
+            steps.append(step)
+            if step.replaced:
+                answers.append((ROLES.index(role), np.asarray(res.vector)))
+        if _settled(steps, r, threshold, keep, bool(answers)):
+            break
+        for i, vec in answers:
+            populations[i].append(vec)
+    return mixture, steps
+
+
+def solve_meta(
+    table: Any,
+    populations: list[list[np.ndarray]],
+    roles: list[str],
+    seed: int,
+    games: int,
+    out: Path | None = None,
+) -> Mixture:
+    """The meta-game of the populations (one list of rows per canonical role) solved: each
+    profile of the `roles` at the table (the others play their first row) on the same
+    `games` deals, each role's payoff its side's win rate; the joint play of regret
+    matching over it is the Mixture. Resumes the games from out/meta.pkl."""
+    rows = np.vstack([row for pop in populations for row in pop])
+    first = np.cumsum([0] + [len(pop) for pop in populations])[:-1]
+    present = [ROLES.index(r) for r in roles]
+    shape = tuple(len(populations[i]) for i in present)
+    profiles = np.tile(first, (math.prod(shape), 1))
+    for col, idx in zip(present, np.indices(shape).reshape(len(shape), -1), strict=True):
+        profiles[:, col] += idx
+    digest = hashlib.sha256(
+        np.concatenate([rows.ravel(), profiles.ravel(), [seed, games]]).tobytes()
+    ).hexdigest()[:16]
+    state = load_state(out, digest, "meta.pkl", "population")
+    if state is None:
+        won = table.profiles(seed, rows, profiles, games)
+        state = {"digest": digest, "won": won}
+        save_state(out, state, "meta.pkl")
+    payoffs = [(state["won"] == SIDE_OF[i]).mean(axis=1).reshape(shape) for i in present]
+    joint = regret_matching(payoffs).ravel()
+    kept = joint >= META_FLOOR
+    return Mixture(rows, profiles[kept], joint[kept] / joint[kept].sum())
+
+
+def regret_matching(payoffs: list[np.ndarray], iterations: int = META_ITERATIONS) -> np.ndarray:
+    """Regret matching (Hart & Mas-Colell 2000) in a normal-form game: payoffs[i] is player
+    i's payoff tensor (one axis per player). Each step every player plays its positive
+    regrets' shares (uniform when none) and adds each action's regret against the others'
+    play. The joint play averaged over the steps approaches the coarse correlated
+    equilibria; returned with the tensors' shape."""
+    shape = payoffs[0].shape
+    regret = [np.zeros(k) for k in shape]
+    joint = np.zeros(shape)
+    for _ in range(iterations):
+        play = [_shares(np.maximum(q, 0.0)) for q in regret]
+        step = play[0]
+        for q in play[1:]:
+            step = np.multiply.outer(step, q)
+        joint += step
+        for i, u in enumerate(payoffs):
+            for j in reversed(range(len(shape))):
+                if j != i:
+                    u = np.tensordot(u, play[j], axes=([j], [0]))
+            regret[i] += u - play[i] @ u
+    return joint / joint.sum()
+
+
+def _shares(q: np.ndarray) -> np.ndarray:
+    return q / q.sum() if q.sum() > 0 else np.full(len(q), 1 / len(q))
 
 
 @dataclass
