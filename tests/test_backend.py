@@ -67,6 +67,17 @@ def test_ray_backend_yields_in_item_order(backend):
     ]
 
 
+def test_a_task_gets_writable_arrays(backend):
+    """Ray hands arrays over read-only; numba would compile a read-only kernel in every
+    worker instead of loading the local one from its cache. A task's arrays are writable,
+    in its function's arguments and in its item."""
+    big = np.zeros(100_000)  # large enough for Ray's shared object store
+    writable = operator.attrgetter("flags.writeable")
+    assert list(backend.map(writable, [big, np.zeros(3)])) == [True, True]
+    # a bound array arrives read-only too: copying into it would raise
+    assert list(backend.map(functools.partial(np.copyto, big), [1.0])) == [None]
+
+
 def test_a_task_error_is_the_tasks_own(backend):
     with pytest.raises(ZeroDivisionError):
         list(backend.map(functools.partial(operator.truediv, 1), [1, 0, 2]))

@@ -26,6 +26,7 @@ and dataclasses. Ray is imported only by the ray backend: `pip install 'bangsim[
 
 from __future__ import annotations
 
+import copy
 import logging
 import os
 import socket
@@ -211,4 +212,8 @@ def _run_task(stamp: tuple[str | None, int, int], fn: Callable[[Any], Any], item
             f"({versions_words(*here[1:])}), this one bangsim {stamp[0]} "
             f"({versions_words(*stamp[1:])}); install the same bangsim on every node"
         )
+    # Ray hands numpy arrays over read-only, and numba compiles a kernel of its own for
+    # read-only arrays (minutes, once per worker): writable copies of the task's arrays
+    # load the kernel the local runs compiled from the on-disk cache instead
+    fn, item = copy.deepcopy((fn, item))
     return fn(item)
