@@ -22,7 +22,7 @@ import numpy as np
 
 from simcore.engine import kernel
 from simcore.engine.board import distance
-from simcore.engine.play import NO_FEATURE
+from simcore.engine.play import CHECKED, NO_FEATURE
 from simcore.engine.state import (
     ERRORS,
     S_BANGS,
@@ -79,7 +79,7 @@ class Table:
                 n,
                 seed,
                 0,
-                True,
+                CHECKED,
             )
         # exact seating, roles and characters as given; life = printed (+ the leader's extra)
         for q, (name, role) in enumerate(zip(characters, roles, strict=True)):

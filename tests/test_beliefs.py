@@ -6,7 +6,7 @@ import pytest
 from scenario import FIVE, SEVEN, Table
 
 from simcore.engine import kernel
-from simcore.engine.play import NO_FEATURE, play_games
+from simcore.engine.play import CHECKED, NO_FEATURE, play_games
 from simcore.engine.state import S_DECK_N, S_DISC_N, S_ENEMY_FOR, S_N, S_OVER, new_states
 from simcore.engine.tables import pack_tables
 from simcore.engine.theme import load_theme
@@ -135,7 +135,7 @@ def midgame_states(players: int, strategy: str, games: int, turns: int):
         G = new_states(1)[0]
         with np.errstate(over="ignore"):
             kernel.play_game(
-                G, T, strat.matrix, pool, strat.role_preset, NO_FEATURE, players, 3, g, True
+                G, T, strat.matrix, pool, strat.role_preset, NO_FEATURE, players, 3, g, CHECKED
             )
         if not G.s[S_OVER]:  # still running
             out.append((G, T))

@@ -20,7 +20,7 @@ import numpy as np
 from scenario import BOOM, CLUB, DIAMOND, FIVE, FOUR, HEART, Table, table, targets, variant
 
 from simcore.engine import kernel, vocab
-from simcore.engine.play import NO_FEATURE, play_games
+from simcore.engine.play import CHECKED, NO_FEATURE, play_games
 from simcore.engine.state import new_states
 from simcore.engine.tables import pack_tables
 from simcore.engine.theme import (
@@ -41,7 +41,7 @@ def dealt(theme, players: int = 5, seed: int = 3):
     s = resolve_strategy("basic")
     G = new_states(1)[0]
     pool = np.arange(len(theme.character_names), dtype=np.int64)
-    kernel.setup_game(G, T, s.matrix, pool, s.role_preset, NO_FEATURE, players, seed, 0, True)
+    kernel.setup_game(G, T, s.matrix, pool, s.role_preset, NO_FEATURE, players, seed, 0, CHECKED)
     return G
 
 

@@ -66,6 +66,9 @@ class GameBlock(NamedTuple):
 
 
 NO_FEATURE = np.array([-1, -1], np.int64)  # setup_game's `feature`: none
+CHECKED = (
+    1  # setup_game's `checked` for checked mode: an int, as _play passes (a bool compiles anew)
+)
 
 
 class CheckedModeError(AssertionError):
@@ -279,6 +282,11 @@ def _play(
         d=np.zeros((n, log_rows if cfg[C_ROLES] else 0, N_OPT), np.int64),
     )
     states = new_states(config.NUMBA_NUM_THREADS)
+    # one array layout for every caller: another order or dtype compiles the kernel anew
+    W, pool, role_rows, game_idx = (
+        np.ascontiguousarray(a, dtype) for a, dtype in
+        ((W, np.float64), (pool, np.int64), (role_rows, np.int64), (game_idx, np.int64))
+    )  # fmt: skip
     with np.errstate(over="ignore"):  # uint64 wraparound in the RNG under NUMBA_DISABLE_JIT
         play_block(
             states,
