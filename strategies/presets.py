@@ -14,10 +14,16 @@ A strategy spec names a preset for every role: "smart", "outlaw=aggressive,leade
 (roles left out play DEFAULT_PRESET), or a dict; a preset from a file is
 "path/to/presets.toml:NAME". Bad files, unknown keys and out-of-range values are one-line
 ValueErrors naming the file and the key.
+
+A mixed strategy (`bangsim tune --method psro` writes one) is "path/to/mixture.json": per
+player count, parameter rows and profiles of them drawn per game with weights (Mixture).
+Runs play it and exploit measures it; what needs one row per role refuses it in one line.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import tomllib
 from dataclasses import dataclass
@@ -284,6 +290,93 @@ def split_search(spec: str) -> tuple[Search | None, str]:
     return Search.parse(head.strip()), base.strip()
 
 
+MIXTURE_SUFFIX = ".json"  # a strategy spec naming a mixture file
+
+
+@dataclass(frozen=True)
+class Mixture:
+    """A mixed strategy (a meta-strategy, as PSRO's): per game one profile of `rows` drawn
+    with `weights`, every seat of a role playing that profile's row for it. The profiles may
+    be correlated (a joint distribution, as JPSRO's coarse correlated equilibria): a role's
+    best response faces the others as the joint draws them. Game g's profile is a function
+    of the seed and g alone, so games draw the same whatever the chunking."""
+
+    rows: np.ndarray  # float64[M, N_PARAMS]: every member of every role's population
+    profiles: np.ndarray  # int64[J, 4]: per profile, the row each canonical role plays
+    weights: np.ndarray  # float64[J], summing to 1
+
+    def draw(self, seed: int, games: int, game0: int = 0) -> np.ndarray:
+        """Per game game0 .. game0+games-1, the row each role plays: int64[games, 4]."""
+        key = int.from_bytes(hashlib.sha256(f"{seed}:mixture".encode()).digest()[:8], "little")
+        z = np.arange(game0, game0 + games, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+        with np.errstate(over="ignore"):  # splitmix64's finaliser, wrapping as it should
+            z += np.uint64(key)
+            z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+            z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+            z ^= z >> np.uint64(31)
+        u = (z >> np.uint64(11)).astype(np.float64) / 2.0**53
+        cum = np.cumsum(self.weights)
+        return self.profiles[np.minimum(np.searchsorted(cum / cum[-1], u, "right"), len(cum) - 1)]
+
+    def fingerprint(self) -> np.ndarray:
+        """Its content as one array (a best response's digest names its field by it)."""
+        return np.concatenate([self.rows.ravel(), self.profiles.ravel(), self.weights])
+
+    def marginal(self, role: int) -> dict[int, float]:
+        """Role's rows with their total weight, heaviest first."""
+        total: dict[int, float] = {}
+        for row, w in zip(self.profiles[:, role].tolist(), self.weights, strict=True):
+            total[row] = total.get(row, 0.0) + float(w)
+        return dict(sorted(total.items(), key=lambda kv: -kv[1]))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "rows": [{k: float(r[param_index(k)]) for k in KEYS} for r in self.rows],
+            "profiles": [dict(zip(ROLES, p, strict=True)) for p in self.profiles.tolist()],
+            "weights": self.weights.tolist(),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict, where: str) -> Mixture:
+        try:
+            rows = np.array([_row(r, where) for r in d["rows"]], np.float64)
+            profiles = np.array([[int(p[r]) for r in ROLES] for p in d["profiles"]], np.int64)
+            weights = np.array(d["weights"], np.float64)
+        except (KeyError, TypeError, ValueError) as e:
+            raise ValueError(f"{where}: not a mixture ({type(e).__name__}: {e})") from None
+        ok = len(profiles) == len(weights) > 0 and (weights >= 0).all() and weights.sum() > 0
+        if not ok or profiles.min() < 0 or profiles.max() >= len(rows):
+            raise ValueError(f"{where}: profiles must be rows of it, with weights of them")
+        return cls(rows, profiles, weights / weights.sum())
+
+
+def _row(values: dict, where: str) -> np.ndarray:
+    """A parameter vector from every key's value (as_dict's rows), over the defaults."""
+    vec = _load(None)[0].copy()
+    for key in KEYS:
+        _set(vec, key, values[key], where, "rows")
+    return vec
+
+
+def load_mixture(path: str, players: int | None) -> Mixture:
+    """The mixture for `players` (None: the file's first) in a mixture file (the JSON that
+    bangsim tune --method psro writes: {"players": {"5": Mixture.as_dict(), ...}})."""
+    try:
+        made = json.loads(Path(path).read_text())
+        by_count = made["players"]
+    except FileNotFoundError:
+        raise ValueError(f"no mixture file {path!r}") from None
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise ValueError(f"{path}: not a mixture file ({type(e).__name__}: {e})") from None
+    key = str(players) if players is not None else next(iter(by_count), None)
+    if key not in by_count:
+        raise ValueError(
+            f"mixture file {path!r} has no {players}-player mixture "
+            f"(it has: {', '.join(by_count) or 'none'})"
+        )
+    return Mixture.from_dict(by_count[key], f"{path} ({key} players)")
+
+
 NO_SEARCH = np.zeros(7, np.int64)  # Strategy.search_config without a searching role
 
 
@@ -298,6 +391,8 @@ class Strategy:
     matrix: np.ndarray  # float64[4, N_PARAMS]: row r is what role r plays
     search: Search | None = None
     search_roles: int = 0  # bit r: role r searches
+    # a mixed strategy: what its games play (matrix is then its heaviest profile's rows)
+    mixture: Mixture | None = None
 
     def search_config(self) -> np.ndarray:
         """simcore.engine.search's settings array (all zero: no role searches)."""
@@ -321,11 +416,20 @@ class Strategy:
 
 
 def resolve_strategy(
-    spec: str | dict[str, str] | Strategy, players: int | None = None, theme: str | None = None
+    spec: str | dict[str, str] | Strategy,
+    players: int | None = None,
+    theme: str | None = None,
+    mixed: bool = False,
 ) -> Strategy:
     """A preset for every role ("smart"), "role=preset,..." or a dict role -> preset (roles
     left out play DEFAULT_PRESET); per-count tables are read for `players`, and presets
-    shipped for one theme (tuned) for `theme`, when given."""
+    shipped for one theme (tuned) for `theme`, when given. A mixture file
+    ("path/mixture.json", read for `players`) only where `mixed` says the caller plays its
+    draws; elsewhere a one-line ValueError."""
+    if isinstance(spec, str) and spec.strip().endswith(MIXTURE_SUFFIX):
+        return _mixed_strategy(spec.strip(), players, theme, mixed)
+    if isinstance(spec, Strategy) and spec.mixture is not None:
+        return _mixed_strategy(spec.by_role[0], players or spec.players, theme, mixed)
     if isinstance(spec, Strategy):
         if (players is None or spec.players == players) and (theme is None or spec.theme == theme):
             return spec
@@ -356,6 +460,17 @@ def resolve_strategy(
     search = searches.pop() if searches else None
     by = tuple(by_role[r] for r in ROLES)
     return Strategy(by, players, theme, np.stack(rows), search, roles)
+
+
+def _mixed_strategy(path: str, players: int | None, theme: str | None, mixed: bool) -> Strategy:
+    if not mixed:
+        raise ValueError(
+            f"{path!r} is a mixed strategy (a mixture file): run, experiment and exploit "
+            "--method params play it; this needs one parameter row per role"
+        )
+    mixture = load_mixture(path, players)
+    heaviest = mixture.profiles[int(np.argmax(mixture.weights))]
+    return Strategy((path,) * len(ROLES), players, theme, mixture.rows[heaviest], mixture=mixture)
 
 
 def preset_toml(name: str, tables: dict[int | None, np.ndarray], header: str = "") -> str:

@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
 from test_experiment import TINY  # 4 cells of 120 games in chunks of 50
@@ -39,6 +40,7 @@ from simcore.runs import atomic, runfolder
 from simcore.runs.lock import LOCK_FILE
 from simcore.runs.runfolder import MANIFEST, SEATS, RunFolderError, chunk_problem
 from strategies.params import POLICY_VERSION
+from strategies.presets import Mixture, resolve_strategy
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "errors.md"
 runner = CliRunner()
@@ -702,6 +704,29 @@ def test_tune_bad_keep():
 
 def test_tune_bad_method():
     check("tune-bad-method", cli("tune", "--method", "grid"))
+
+
+@pytest.fixture(scope="module")
+def mixture_file(tmp_path_factory) -> Path:
+    """A mixture file at 5 players: one profile, every role `smart`."""
+    rows = resolve_strategy("smart", 5, "classic").matrix
+    mixture = Mixture(rows, np.arange(4)[None, :], np.ones(1))
+    path = tmp_path_factory.mktemp("mixture") / "mixture.json"
+    path.write_text(json.dumps({"players": {"5": mixture.as_dict()}}))
+    return path
+
+
+def test_mixture_missing(tmp_path):
+    check("mixture-missing", run_cli(tmp_path / "x", "--strategy", "nosuch.json"))
+
+
+def test_mixture_no_players(tmp_path, mixture_file):
+    check("mixture-no-players", run_cli(tmp_path / "x", "--strategy", mixture_file))
+
+
+def test_mixture_not_here(mixture_file):
+    check("mixture-not-here", cli("tune", "--players", "5", "--field", mixture_file))
+    check("mixture-not-here", cli("exploit", "--method", "search", "--strategy", mixture_file))
 
 
 def test_exploit_bad_method():

@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from simcore.cli import app
+from simcore.engine.play import play_games
 from simcore.engine.vocab import R_LEADER, R_OUTLAW, R_RENEGADE
 from simcore.studies.tune import (
     Mixture,
@@ -207,3 +208,46 @@ def test_tune_method_psro_writes_the_mixture(tmp_path):
     trail = json.loads((tmp_path / "trail.json").read_text())
     assert {s["role"] for s in trail} == {"leader", "outlaw", "renegade"}
     assert "4p round 1 leader" in res.output
+
+
+@pytest.fixture(scope="module")
+def two_profiles(tmp_path_factory):
+    """A mixture file at 5 players: every role `smart` (weight 1/4) or every role `basic`."""
+    smart, basic = (resolve_strategy(s, 5, "classic").matrix for s in ("smart", "basic"))
+    mixture = Mixture(
+        np.vstack([smart, basic]), np.array([[0, 1, 2, 3], [4, 5, 6, 7]]), np.array([0.25, 0.75])
+    )
+    path = tmp_path_factory.mktemp("mixture") / "mixture.json"
+    path.write_text(json.dumps({"players": {"5": mixture.as_dict()}}))
+    return str(path), mixture
+
+
+def test_a_mixture_plays_each_game_as_its_drawn_profile(two_profiles):
+    """Game g of a mixed strategy is game g of the profile drawn for it, whatever the
+    chunk it is played in: the same games as `smart` where smart was drawn, as `basic`
+    elsewhere; a quarter of the games are smart's."""
+    path, mixture = two_profiles
+    mixed = play_games("classic", 5, 400, 9, strategy=path)
+    smart = play_games("classic", 5, 400, 9, strategy="smart")
+    basic = play_games("classic", 5, 400, 9, strategy="basic")
+    is_smart = mixture.draw(9, 400)[:, 0] == 0
+    assert 0.18 < is_smart.mean() < 0.32
+    for f in ("winner", "turns", "character", "role"):
+        got, a, b = (getattr(x, f) for x in (mixed, smart, basic))
+        np.testing.assert_array_equal(got[is_smart], a[is_smart])
+        np.testing.assert_array_equal(got[~is_smart], b[~is_smart])
+    late = play_games("classic", 5, 150, 9, strategy=path, game0=250)
+    np.testing.assert_array_equal(late.winner, mixed.winner[250:])
+
+
+def test_a_mixture_is_refused_where_one_row_per_role_is_needed(two_profiles):
+    """Searches that start from one row per role refuse a mixture in one line; exploit's
+    best responses face it (the field's draws, own=True)."""
+    path, _ = two_profiles
+    with pytest.raises(ValueError, match="is a mixed strategy"):
+        iterate("classic", 5, path, 1, None)
+    with pytest.raises(ValueError, match="has no 4-player mixture .it has: 5."):
+        resolve_strategy(path, 4, mixed=True)
+    settings = Settings("classic", 5, "renegade", path, 3, 1, 0, 0.25, 64, 64, 256)
+    res = best_response(settings)
+    assert res.settings.field == path and res.final_games == 256

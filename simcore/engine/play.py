@@ -364,15 +364,17 @@ def play_games(
         raise ValueError("games must be at least 0")
     if not 0 <= seed < 2**63:
         raise ValueError("seed must be between 0 and 2**63 - 1")
-    strat = resolve_strategy(strategy, players, theme.plays_as)
+    strat = resolve_strategy(strategy, players, theme.plays_as, mixed=True)
     feat = parse_feature(theme, feature, players)
     pool = character_pool(theme, characters, players - (feat[0] >= 0), exclude=feat[0])
-    rows = strat.role_preset.reshape(1, 4)
+    mix = strat.mixture
+    W = strat.matrix if mix is None else mix.rows
+    rows = strat.role_preset.reshape(1, 4) if mix is None else mix.draw(seed, games, game0)
     out = _play(
         theme,
         players,
         seed,
-        strat.matrix,
+        W,
         rows,
         NO_GAMES,
         game0,

@@ -75,15 +75,19 @@ class LabelParts(NamedTuple):
 
 def split_label(label: str) -> LabelParts:
     """A configuration label's parts. The strategy may name a presets file by its path, whose
-    "/"s belong to it: it runs to the last part that names one (``.toml:NAME``).
+    "/"s belong to it: it runs to the last part that names one (``.toml:NAME``, or a
+    mixture file's ``.json``).
 
     >>> split_label("classic/5p/basic/pool:Jourdonnais")
     LabelParts(theme='classic', players='5p', strategy='basic', extras=['pool:Jourdonnais'])
     >>> split_label("classic/5p//runs/band/leader_low.toml:leader_low").strategy
     '/runs/band/leader_low.toml:leader_low'
+    >>> split_label("classic/5p/runs/tune/psro/mixture.json/pool:Jourdonnais").strategy
+    'runs/tune/psro/mixture.json'
     """
     parts = label.split("/")
-    end = max([2] + [j for j in range(2, len(parts)) if ".toml:" in parts[j]])
+    names = [j for j in range(2, len(parts)) if ".toml:" in parts[j] or parts[j].endswith(".json")]
+    end = max([2, *names])
     return LabelParts(parts[0], parts[1] if len(parts) > 1 else "", "/".join(parts[2 : end + 1]),
                       parts[end + 1 :])  # fmt: skip
 
@@ -91,8 +95,9 @@ def split_label(label: str) -> LabelParts:
 def strategy_label(strategy: Strategy) -> str:
     """The canonical name of a strategy: the preset name when every role plays the same one,
     else ``role=preset,...`` for all four roles in canonical order (roles not given play
-    `smart`, DEFAULT_PRESET). ValueError (one line) for an unknown preset or role."""
-    return resolve_strategy(strategy).label()
+    `smart`, DEFAULT_PRESET); a mixture file's path. ValueError (one line) for an unknown
+    preset or role, or a file that is not a mixture."""
+    return resolve_strategy(strategy, mixed=True).label()
 
 
 def safe_name(label: str) -> str:
@@ -181,12 +186,15 @@ def check_feature(feature: str | None, theme: Theme, players: Iterable[int] = ()
     return name if role < 0 else f"{name}={ROLES[int(role)]}"
 
 
-def check_strategy(strategy: Strategy) -> str:
-    """The strategy's canonical label (see strategy_label), which the engine also accepts."""
+def check_strategy(strategy: Strategy, counts: Sequence[int] = ()) -> str:
+    """The strategy's canonical label (see strategy_label), which the engine also accepts;
+    also read at each of `counts` (a mixture file may lack one)."""
     if isinstance(strategy, str) and not strategy.strip():
         raise ValueError("strategy must be a preset name, got an empty string")
     if not isinstance(strategy, str | Mapping | PresetStrategy):
         raise ValueError(
             f"strategy must be a preset name or a role -> preset dict, got {strategy!r}"
         )
+    for n in counts:
+        resolve_strategy(strategy, n, mixed=True)
     return strategy_label(strategy)

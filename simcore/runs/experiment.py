@@ -254,6 +254,11 @@ def plan_experiment(
     themes = grid_themes(grid.get("themes", ["classic"]), source)
     counts = grid_players(grid.get("players", [5]), name)
     strategies = grid_strategies(grid.get("strategies", [DEFAULT_STRATEGY]), name)
+    try:
+        for level in strategies:
+            check_strategy(level.strategy, counts)
+    except ValueError as e:
+        raise ExperimentError(f"{name}: grid.strategies: {e}") from None
     pools = grid_pools(grid.get("characters", [ALL]), name)
     features = grid_features(grid.get("feature") if feature is None else feature, name)
     axes = override_axes(spec.get("overrides", {}), name)

@@ -42,7 +42,7 @@ from simcore.runs.runfolder import RunFolderError, theme_digest
 from simcore.stats import paired_interval
 from simcore.studies.batch import SIDE_OF, EngineTable
 from strategies.params import KEYS, REAL, SEARCHED, param_index
-from strategies.presets import preset_toml, resolve_strategy
+from strategies.presets import Mixture, preset_toml, resolve_strategy
 
 STATE = "search_state.pkl"
 RESULT = "result.json"
@@ -126,41 +126,6 @@ class Aim:
             return own
         pushed = self.sign * (winners == self.side).mean(axis=1)
         return pushed - PENALTY * np.maximum(0.0, own[0] - self.epsilon - own)
-
-
-@dataclass(frozen=True)
-class Mixture:
-    """A mixed field (a meta-strategy, as PSRO's): one profile of `rows` drawn per deal
-    with `weights`, every seat of a role playing that profile's row for it. The profiles may
-    be correlated (a joint distribution, as JPSRO's coarse correlated equilibria): a role's
-    best response faces the others as the joint draws them."""
-
-    rows: np.ndarray  # float64[M, N_PARAMS]: every member of every role's population
-    profiles: np.ndarray  # int64[J, 4]: per profile, the row each canonical role plays
-    weights: np.ndarray  # float64[J], summing to 1
-
-    def draw(self, seed: int, games: int) -> np.ndarray:
-        """Per deal, the row each role plays: int64[games, 4], a function of the seed."""
-        rng = np.random.default_rng(sub_seed(seed, "mixture"))
-        return self.profiles[rng.choice(len(self.weights), size=games, p=self.weights)]
-
-    def fingerprint(self) -> np.ndarray:
-        """Its content as one array (a best response's digest names its field by it)."""
-        return np.concatenate([self.rows.ravel(), self.profiles.ravel(), self.weights])
-
-    def marginal(self, role: int) -> dict[int, float]:
-        """Role's rows with their total weight, heaviest first."""
-        total: dict[int, float] = {}
-        for row, w in zip(self.profiles[:, role].tolist(), self.weights, strict=True):
-            total[row] = total.get(row, 0.0) + float(w)
-        return dict(sorted(total.items(), key=lambda kv: -kv[1]))
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "rows": [{k: float(r[param_index(k)]) for k in KEYS} for r in self.rows],
-            "profiles": [dict(zip(ROLES, p, strict=True)) for p in self.profiles.tolist()],
-            "weights": self.weights.tolist(),
-        }
 
 
 @dataclass
@@ -301,8 +266,9 @@ def best_response(
     from `out` if it holds the same request's saved state. progress(generations done, the
     last, best gain so far); `backend` (simcore.runs.backend, default local) plays the
     games, with the same results; `table` (default EngineTable of the theme) is what plays
-    them. With `mixture`, the field is that mixed field (settings.field only names it): the
-    baseline is the role playing its own draws, the search starts from its heaviest row."""
+    them. With `mixture` (or a mixture file as settings.field), the field is that mixed
+    field: the baseline is the role playing its own draws, the search starts from its
+    heaviest row."""
     aim = Aim.parse(settings.aim)
     theme = load_theme(settings.theme)
     check_players(theme, settings.players)
@@ -313,12 +279,14 @@ def best_response(
         raise ValueError(f"no {settings.role} at {settings.players} players in {theme.id!r}")
     table = table or EngineTable(theme, settings.players, backend)
     if mixture is None:
-        field = resolve_strategy(settings.field, settings.players, theme.plays_as)
+        field = resolve_strategy(settings.field, settings.players, theme.plays_as, mixed=True)
         if field.search:
             raise ValueError(
                 "a parameter search cannot face a field that searches (search:...): "
                 "its candidates play in one kernel call without it"
             )
+        mixture = field.mixture
+    if mixture is None:
         base = field.matrix[role].copy()
         digest = settings.digest(theme, field.matrix)
 
@@ -619,7 +587,7 @@ def psro(
             table, populations, roles_at(theme, players), sub_seed(seed, players, r, "meta"),
             meta_games, folder,
         )  # fmt: skip
-        text = json.dumps(mixture.as_dict(), indent=1) + "\n"
+        text = json.dumps({"players": {str(players): mixture.as_dict()}}, indent=1) + "\n"
         answers = []
         for role in roles_at(theme, players):
             res, step = _respond(
