@@ -706,6 +706,10 @@ def test_tune_bad_method():
     check("tune-bad-method", cli("tune", "--method", "grid"))
 
 
+def test_tune_psro_role():
+    check("tune-psro-role", cli("tune", "--method", "psro", "--role", "leader"))
+
+
 @pytest.fixture(scope="module")
 def mixture_file(tmp_path_factory) -> Path:
     """A mixture file at 5 players: one profile, every role `smart`."""
