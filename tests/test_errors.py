@@ -39,6 +39,7 @@ from simcore.errors import describe
 from simcore.runs import atomic, runfolder
 from simcore.runs.lock import LOCK_FILE
 from simcore.runs.runfolder import MANIFEST, SEATS, RunFolderError, chunk_problem
+from simcore.studies.tune import psro
 from strategies.params import POLICY_VERSION
 from strategies.presets import Mixture, resolve_strategy
 
@@ -708,6 +709,12 @@ def test_tune_bad_method():
 
 def test_tune_psro_role():
     check("tune-psro-role", cli("tune", "--method", "psro", "--role", "leader"))
+
+
+def test_tune_bad_rounds():
+    check("tune-bad-rounds", cli("tune", "--rounds", "0"))
+    with pytest.raises(ValueError, match="psro needs at least 1 round, got 0"):
+        psro("classic", 5, "tuned", 1, None, rounds=0)
 
 
 @pytest.fixture(scope="module")

@@ -236,6 +236,8 @@ def tune(
         fail(f"--method must be {' or '.join(METHODS)}, not {method!r}")
     if meta_games < 100:
         fail("--meta-games must be at least 100")
+    if rounds < 1:
+        fail(f"--rounds must be at least 1, got {rounds}")
     if method == PSRO and role is not None:
         fail("--method psro tunes every role against the others' mixture: leave out --role")
     folder = out or Path("runs") / "tune" / Path(theme).stem

@@ -575,6 +575,8 @@ def psro(
     meta-game keeps its state under `out`, so a rerun resumes. Returns the last mixture
     measured (the last round's gains are its exploitability) and the trail."""
     check_keep(keep)
+    if rounds < 1:
+        raise ValueError(f"psro needs at least 1 round, got {rounds}")
     theme = load_theme(theme_id)
     check_players(theme, players)
     matrix = resolve_strategy(start, players, theme.plays_as).matrix
