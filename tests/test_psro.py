@@ -77,7 +77,7 @@ def runs(tmp_path_factory):
     _, cycling = iterate(
         "classic", 4, "tuned", 1, out / "ibr", -1.0, ROUNDS, BUDGET, table=CycleTable()
     )
-    mixture, steps = psro(
+    mixture, steps, metas = psro(
         "classic",
         4,
         "tuned",
@@ -89,7 +89,7 @@ def runs(tmp_path_factory):
         table=CycleTable(),
         meta_games=1000,
     )
-    return cycling, steps, mixture
+    return cycling, steps, mixture, metas
 
 
 def gains(steps, role):
@@ -99,7 +99,7 @@ def gains(steps, role):
 def test_iterated_best_response_cycles(runs):
     """Each answer is answered: the leader and the renegade gain over 10 points in every
     round, to the last."""
-    cycling, _, _ = runs
+    cycling = runs[0]
     assert len(gains(cycling, "leader")) == ROUNDS
     for role in ("leader", "renegade"):
         assert min(gains(cycling, role)) > 10
@@ -109,7 +109,7 @@ def test_psro_settles_on_the_mixed_equilibrium(runs):
     """PSRO's mixture takes in both sides of the cycle: a round comes where no role gains
     more than the threshold (2 points) against it, before the rounds run out, and the
     leader's side wins what the mixed equilibrium gives, 40%."""
-    _, steps, mixture = runs
+    _, steps, mixture, metas = runs
     last = [s for s in steps if s.round == steps[-1].round]
     assert steps[-1].round < ROUNDS
     assert max(s.gain for s in last) <= 0.02
@@ -119,20 +119,25 @@ def test_psro_settles_on_the_mixed_equilibrium(runs):
     assert abs(mixture.weights @ leader_side(x_l, x_r) - 0.4) < 0.02
     assert len(set(mixture.profiles[:, R_LEADER].tolist())) > 1  # mixed, not one answer
     assert len(set(mixture.profiles[:, R_OUTLAW].tolist())) == 1  # nothing to gain: unchanged
+    # one meta-game a round, every profile of the populations on 1,000 deals
+    assert [m.round for m in metas] == sorted({s.round for s in steps})
+    assert metas[0].profiles == 1 and all(m.games == 1000 * m.profiles for m in metas)
+    assert metas[-1].support == len(mixture.weights)
 
 
 def test_psro_resumes(runs, tmp_path_factory):
     """A rerun on the same folder plays no meta-game and no search generation again (only
     each best response's final check, as iterate's resume does): the same trail and
     mixture."""
-    _, steps, mixture = runs
+    _, steps, mixture, metas = runs
     out = tmp_path_factory.getbasetemp() / "psro0" / "psro"
-    again, again_steps = psro(
+    again, again_steps, again_metas = psro(
         "classic", 4, "tuned", 1, out, 0.02, ROUNDS, BUDGET, table=FinalChecksOnly(),
         meta_games=1000,
     )  # fmt: skip
     assert [replace(s, seconds=0) for s in again_steps] == [replace(s, seconds=0) for s in steps]
     np.testing.assert_array_equal(again.weights, mixture.weights)
+    assert again_metas == metas  # the meta-games' cost as first played, read back
 
 
 class FinalChecksOnly(CycleTable):
@@ -208,6 +213,10 @@ def test_tune_method_psro_writes_the_mixture(tmp_path):
     trail = json.loads((tmp_path / "trail.json").read_text())
     assert {s["role"] for s in trail} == {"leader", "outlaw", "renegade"}
     assert "4p round 1 leader" in res.output
+    metas = json.loads((tmp_path / "meta.json").read_text())
+    assert [m["round"] for m in metas] == [1, 2] and metas[0]["games"] == 100
+    searched = sum(s["games"] for s in trail)
+    assert f"{searched + sum(m['games'] for m in metas):,} games" in made["made_by"]
 
 
 @pytest.fixture(scope="module")

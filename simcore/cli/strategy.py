@@ -273,7 +273,7 @@ def tune(
         typer.echo(f"preset: --strategy {folder / 'best.toml'}:best; search: {folder}")
         return
 
-    tables, trail = {}, []
+    tables, trail, metas = {}, [], []
     t0 = time.perf_counter()
     for n in counts:
         bar = tqdm(desc=f"tune {n}p", unit="best response", disable=not progress)
@@ -281,8 +281,9 @@ def tune(
         args = (theme, n, field, seed, folder / f"{n}p", threshold / 100, rounds, budget, shown)
         try:
             if method == PSRO:
-                mixture, steps = psro(*args, backend, keep=keep, meta_games=meta_games)
+                mixture, steps, meta = psro(*args, backend, keep=keep, meta_games=meta_games)
                 tables[n] = mixture.as_dict()
+                metas += meta
             else:
                 tables[n], steps = iterate(*args, backend, keep=keep)
         except ValueError as e:
@@ -296,7 +297,7 @@ def tune(
                 f"[{100 * step.gain_low:+.1f}, {100 * step.gain_high:+.1f}]"
                 f"{'' if step.replaced else ' (kept the old values)'}"
             )
-    games = sum(s.games for s in trail)
+    games = sum(s.games for s in trail) + sum(m.games for m in metas)
     rule = "" if keep == GAIN else f", --keep {keep}"
     rule += f", --method psro --meta-games {meta_games}" if method == PSRO else ""
     header = (
@@ -308,6 +309,12 @@ def tune(
     if method == PSRO:
         mixtures = {"made_by": header, "players": {str(n): m for n, m in tables.items()}}
         save(folder / "mixture.json", json.dumps(mixtures, indent=1) + "\n")
+        save(folder / "meta.json", json.dumps([asdict(m) for m in metas], indent=1) + "\n")
+        for m in metas:
+            typer.echo(
+                f"{m.players}p round {m.round} meta-game: {m.profiles} profiles, "
+                f"{m.games:,} games; the mixture {m.support} of them"
+            )
         typer.echo(f"mixture: {folder / 'mixture.json'}; trail: {folder / 'trail.json'}")
         return
     save(folder / "tuned.toml", preset_toml("tuned", tables, header))

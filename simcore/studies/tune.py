@@ -539,6 +539,19 @@ def _settled(steps: list[Step], r: int, threshold: float, keep: str, taken: bool
     return best <= threshold or (keep == BEYOND_LUCK and not taken)
 
 
+@dataclass
+class MetaGame:
+    """One round's meta-game of psro: how many profiles played, on how many games in all,
+    and how many profiles the solved mixture kept."""
+
+    players: int
+    round: int
+    profiles: int
+    games: int
+    seconds: float
+    support: int
+
+
 META_GAMES = 2_000  # deals per profile of a PSRO meta-game
 META_ITERATIONS = 10_000  # regret-matching steps of its solver
 META_FLOOR = 1e-3  # profiles of the solved joint play below this weight are left out
@@ -558,7 +571,7 @@ def psro(
     table: Any = None,
     keep: str = GAIN,
     meta_games: int = META_GAMES,
-) -> tuple[Mixture, list[Step]]:
+) -> tuple[Mixture, list[Step], list[MetaGame]]:
     """Policy-space response oracles (PSRO, Lanctot et al. 2017) with a coarse correlated
     equilibrium as meta-solver (as JPSRO, Marris et al. 2021). Each role keeps a population
     of parameter rows, at first its row of `start`. Each round:
@@ -573,7 +586,8 @@ def psro(
     Where iterated best response cycles (the leader and the renegade answering each other
     round after round), the mixture takes in both sides of the cycle. Every search and
     meta-game keeps its state under `out`, so a rerun resumes. Returns the last mixture
-    measured (the last round's gains are its exploitability) and the trail."""
+    measured (the last round's gains are its exploitability), the trail and the
+    meta-games."""
     check_keep(keep)
     if rounds < 1:
         raise ValueError(f"psro needs at least 1 round, got {rounds}")
@@ -583,12 +597,14 @@ def psro(
     table = table or EngineTable(theme, players, backend)
     populations = [[row] for row in matrix]
     steps: list[Step] = []
+    metas: list[MetaGame] = []
     for r in range(rounds):
         folder = out / f"r{r}"
-        mixture = solve_meta(
+        mixture, won, seconds = solve_meta(
             table, populations, roles_at(theme, players), sub_seed(seed, players, r, "meta"),
             meta_games, folder,
         )  # fmt: skip
+        metas.append(MetaGame(players, r + 1, len(won), won.size, seconds, len(mixture.weights)))
         text = json.dumps({"players": {str(players): mixture.as_dict()}}, indent=1) + "\n"
         answers = []
         for role in roles_at(theme, players):
@@ -603,7 +619,7 @@ def psro(
             break
         for i, vec in answers:
             populations[i].append(vec)
-    return mixture, steps
+    return mixture, steps, metas
 
 
 def solve_meta(
@@ -613,11 +629,12 @@ def solve_meta(
     seed: int,
     games: int,
     out: Path | None = None,
-) -> Mixture:
+) -> tuple[Mixture, np.ndarray, float]:
     """The meta-game of the populations (one list of rows per canonical role) solved: each
     profile of the `roles` at the table (the others play their first row) on the same
     `games` deals, each role's payoff its side's win rate; the joint play of regret
-    matching over it is the Mixture. Resumes the games from out/meta.pkl."""
+    matching over it is the Mixture. Returns it, the profiles' winners (int8[profiles,
+    games]) and the seconds they took to play. Resumes the games from out/meta.pkl."""
     rows = np.vstack([row for pop in populations for row in pop])
     first = np.cumsum([0] + [len(pop) for pop in populations])[:-1]
     present = [ROLES.index(r) for r in roles]
@@ -630,13 +647,15 @@ def solve_meta(
     ).hexdigest()[:16]
     state = load_state(out, digest, "meta.pkl", "population")
     if state is None:
+        t0 = time.perf_counter()
         won = table.profiles(seed, rows, profiles, games)
-        state = {"digest": digest, "won": won}
+        state = {"digest": digest, "won": won, "seconds": time.perf_counter() - t0}
         save_state(out, state, "meta.pkl")
     payoffs = [(state["won"] == SIDE_OF[i]).mean(axis=1).reshape(shape) for i in present]
     joint = regret_matching(payoffs).ravel()
     kept = joint >= META_FLOOR
-    return Mixture(rows, profiles[kept], joint[kept] / joint[kept].sum())
+    mixture = Mixture(rows, profiles[kept], joint[kept] / joint[kept].sum())
+    return mixture, state["won"], state.get("seconds", 0.0)
 
 
 def regret_matching(payoffs: list[np.ndarray], iterations: int = META_ITERATIONS) -> np.ndarray:
