@@ -211,7 +211,7 @@ class Table:
     def legal(self, p: int) -> list[tuple[str, int, int]]:
         """Every legal play of p now: (card name or 'ability', target, option)."""
         G = self.G
-        n = kernel.legal_actions(G, self.T, p)
+        n = kernel.legal_actions(G, self.T, p, False)  # as the kernel calls it
         out = []
         for k in range(n):
             i = G.act_idx[k]
@@ -227,7 +227,7 @@ class Table:
     def _find(self, p, card, target, opt) -> int:
         G = self.G
         ids = set(self.card_ids(card)) if card != "ability" else set()
-        n = kernel.legal_actions(G, self.T, p)
+        n = kernel.legal_actions(G, self.T, p, False)  # as the kernel calls it
         for k in range(n):
             i = G.act_idx[k]
             if card == "ability":

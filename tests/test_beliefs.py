@@ -37,7 +37,7 @@ CHARS = [
 
 def decide(t: Table, p: int):
     """The play p's bot makes now: (card name, target), or None to end the turn."""
-    n = t.call(kernel.legal_actions, p)
+    n = t.call(kernel.legal_actions, p, False)
     k = t.call(choose_action, p, n)
     if k < 0:
         return None
@@ -144,7 +144,7 @@ def midgame_states(players: int, strategy: str, games: int, turns: int):
 
 def decisions(G, T, p):
     """Everything p's bot would decide now, as plain values."""
-    n = kernel.legal_actions(G, T, p)
+    n = kernel.legal_actions(G, T, p, False)
     k = choose_action(G, T, p, n)
     play = None if k < 0 else (int(G.hand[p, G.act_idx[k]]), int(G.act_tgt[k]), int(G.act_opt[k]))
     worst = int(G.hand[p, lowest_value_card(G, T, p, -1)]) if G.hand_n[p] else -1

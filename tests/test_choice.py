@@ -39,7 +39,7 @@ def test_pick_while_listing_is_the_pick_from_the_list(theme, players, strategy):
             k = int(G.s[S_CHOICE])
             listed = (G.act_idx[:n].copy(), G.act_tgt[:n].copy(), G.act_opt[:n].copy())
             G.s[S_ENEMY_FOR] = 0  # the reference computes the enemy scores anew
-            assert legal_actions(G, T, p) == n and G.s[S_CHOICE] == NOT_CHOSEN
+            assert legal_actions(G, T, p, False) == n and G.s[S_CHOICE] == NOT_CHOSEN
             assert all(
                 (a == b[:n]).all()
                 for a, b in zip(listed, (G.act_idx, G.act_tgt, G.act_opt), strict=True)

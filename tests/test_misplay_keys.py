@@ -46,7 +46,7 @@ def smart_table(roles=FIVE) -> Table:
 
 def decide_option(t: Table, p: int):
     """The play p's bot makes now with its option: (card name, target, option), or None."""
-    n = t.call(kernel.legal_actions, p)
+    n = t.call(kernel.legal_actions, p, False)
     k = t.call(choose_action, p, n)
     if k < 0:
         return None

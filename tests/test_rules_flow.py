@@ -28,7 +28,7 @@ from scenario import (
 
 from simcore.engine import kernel
 from simcore.engine.board import fill_distances, next_alive, reach, revealed_dead
-from simcore.engine.play import NO_FEATURE
+from simcore.engine.play import CHECKED, NO_FEATURE
 from simcore.engine.state import (
     S_CAPPED,
     S_CUR,
@@ -58,7 +58,7 @@ def kernel_game(players, seed, chars=None, turn_cap=None, play=False):
     G = new_states(1)[0]
     fn = kernel.play_game if play else kernel.setup_game
     with np.errstate(over="ignore"):
-        fn(G, T, strat.matrix, pool, strat.role_preset, NO_FEATURE, players, seed, 0, True)
+        fn(G, T, strat.matrix, pool, strat.role_preset, NO_FEATURE, players, seed, 0, CHECKED)
         kernel.verify(G, T)
     assert G.s[S_ERR] == 0
     return theme, G

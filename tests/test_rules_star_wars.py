@@ -561,7 +561,7 @@ def test_copies_with_different_destinies_are_different_plays():
     t.set_life(3, 2)
     assert len([a for a in t.legal(3) if a[0] == "BANG!" and a[1] == 0]) == 2
     G = t.G
-    k = t.call(choose_action, 3, kernel.legal_actions(G, t.T, 3))
+    k = t.call(choose_action, 3, kernel.legal_actions(G, t.T, 3, False))
     assert t.theme.tables.card_destiny[G.hand[3, G.act_idx[k]]] == vocab.DESTINIES["take"]
 
 
@@ -954,7 +954,7 @@ def test_bots_never_target_themselves(preset):
     t.equip(1, "Trash Compactor")
     t.give(1, "Missed!#none")
     t.G.s[S_CUR] = 1
-    n = t.call(kernel.legal_actions, 1)
+    n = t.call(kernel.legal_actions, 1, False)
     assert any(t.G.act_tgt[k] == 1 for k in range(n))
     k = t.call(choose_action, 1, n)
     assert k < 0 or t.G.act_tgt[k] != 1
