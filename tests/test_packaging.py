@@ -32,6 +32,7 @@ TUNED = sorted(p.stem for p in (ROOT / "strategies" / "tuned").glob("*.toml"))  
 BANDS = sorted(  # shipped bands: THEME.json and its end presets
     p.name for p in (ROOT / "strategies" / "bands").iterdir() if p.suffix in (".json", ".toml")
 )
+MIXTURES = sorted(p.name for p in (ROOT / "strategies" / "mixtures").glob("*.json"))
 SOURCES = ("pyproject.toml", "README.md", "simcore", "strategies", "reports", "configs")
 
 # run in the unpacked wheel; prints what it found as JSON (the test compares it)
@@ -123,6 +124,7 @@ def test_wheel_holds_every_shipped_file_verbatim(wheel):
         "strategies/presets.toml": "strategies/presets.toml",
         **{f"strategies/tuned/{t}.toml": f"strategies/tuned/{t}.toml" for t in TUNED},
         **{f"strategies/bands/{b}": f"strategies/bands/{b}" for b in BANDS},
+        **{f"strategies/mixtures/{m}": f"strategies/mixtures/{m}" for m in MIXTURES},
         **{
             f"reports/templates/{p.name}": f"reports/templates/{p.name}"
             for p in (ROOT / "reports" / "templates").glob("*.html")
