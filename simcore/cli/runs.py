@@ -94,7 +94,8 @@ def run(
             "reference for verdicts, as in experiment default and balance; shipped per theme in "
             "strategies/tuned, classic's where a theme has none), smart, basic, random, "
             "aggressive or cautious; or one "
-            'per role: "leader=smart,outlaw=aggressive".'
+            'per role: "leader=smart,outlaw=aggressive"; or a mixture file (a mixed strategy, '
+            "from bangsim tune --method psro): strategies/mixtures/classic-5p.json."
         ),
     ] = RUN_STRATEGY,
     characters: Annotated[

@@ -331,7 +331,10 @@ def exploit(
     ctx: typer.Context,
     strategy: Annotated[
         str,
-        typer.Option(help='The strategy measured: a preset, "role=preset,...", or path.toml:NAME.'),
+        typer.Option(
+            help='The strategy measured: a preset, "role=preset,...", path.toml:NAME, or a '
+            "mixture file path.json (--method params)."
+        ),
     ] = "smart",
     theme: Annotated[str, typer.Option(help="Theme id or path to a theme TOML file.")] = "classic",
     players: Annotated[int, typer.Option(help="Players at the table.")] = 5,
