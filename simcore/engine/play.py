@@ -66,9 +66,8 @@ class GameBlock(NamedTuple):
 
 
 NO_FEATURE = np.array([-1, -1], np.int64)  # setup_game's `feature`: none
-CHECKED = (
-    1  # setup_game's `checked` for checked mode: an int, as _play passes (a bool compiles anew)
-)
+# setup_game's `checked` for checked mode: an int, as _play passes it (a bool compiles anew)
+CHECKED = 1
 
 
 class CheckedModeError(AssertionError):
