@@ -429,6 +429,8 @@ def resolve_strategy(
     if isinstance(spec, str) and spec.strip().endswith(MIXTURE_SUFFIX):
         return _mixed_strategy(spec.strip(), players, theme, mixed)
     if isinstance(spec, Strategy) and spec.mixture is not None:
+        if mixed and players in (None, spec.players):
+            return spec  # as resolved, file and all: a Ray node need not hold the file
         return _mixed_strategy(spec.by_role[0], players or spec.players, theme, mixed)
     if isinstance(spec, Strategy):
         if (players is None or spec.players == players) and (theme is None or spec.theme == theme):

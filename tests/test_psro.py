@@ -249,6 +249,14 @@ def test_a_mixture_plays_each_game_as_its_drawn_profile(two_profiles):
         np.testing.assert_array_equal(got[~is_smart], b[~is_smart])
     late = play_games("classic", 5, 150, 9, strategy=path, game0=250)
     np.testing.assert_array_equal(late.winner, mixed.winner[250:])
+    # resolved once, it plays without its file (a Ray node may not hold it)
+    resolved = resolve_strategy(path, 5, "classic", mixed=True)
+    moved = Path(path).rename(Path(path).with_suffix(".moved"))
+    try:
+        again = play_games("classic", 5, 150, 9, strategy=resolved, game0=250)
+    finally:
+        moved.rename(path)
+    np.testing.assert_array_equal(again.winner, late.winner)
 
 
 def test_a_mixture_is_refused_where_one_row_per_role_is_needed(two_profiles):
