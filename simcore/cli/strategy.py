@@ -415,9 +415,8 @@ def exploit(
     if by_kind and method != "search":
         fail(f"--by-kind goes with --method search, not --method {method}")
     try:
-        if method != "params":
-            resolve_strategy(strategy)  # the search seat's rollouts play one row per role
-        if resolve_strategy(strategy, mixed=True).search:
+        # the search seat's rollouts play one row per role: only params measures a mixture
+        if resolve_strategy(strategy, mixed=method == "params").search:
             fail(
                 f"exploit measures a field that does not search: give the base of "
                 f"{strategy!r} (--method search adds the searching seat)"

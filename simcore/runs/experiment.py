@@ -27,6 +27,7 @@ import json
 import math
 import re
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -253,12 +254,7 @@ def plan_experiment(
 
     themes = grid_themes(grid.get("themes", ["classic"]), source)
     counts = grid_players(grid.get("players", [5]), name)
-    strategies = grid_strategies(grid.get("strategies", [DEFAULT_STRATEGY]), name)
-    try:
-        for level in strategies:
-            check_strategy(level.strategy, counts)
-    except ValueError as e:
-        raise ExperimentError(f"{name}: grid.strategies: {e}") from None
+    strategies = grid_strategies(grid.get("strategies", [DEFAULT_STRATEGY]), name, counts)
     pools = grid_pools(grid.get("characters", [ALL]), name)
     features = grid_features(grid.get("feature") if feature is None else feature, name)
     axes = override_axes(spec.get("overrides", {}), name)
@@ -460,10 +456,10 @@ def grid_players(value: Any, name: str) -> list[int]:
     return sorted(set(counts))
 
 
-def grid_strategies(value: Any, name: str) -> list[Level]:
+def grid_strategies(value: Any, name: str, counts: Sequence[int] = ()) -> list[Level]:
     """The strategy levels: preset names, "role=preset,..." or role -> preset tables, each
     with the experiment's games, or a table { strategy = ..., games = N } of one with its
-    own games per cell."""
+    own games per cell; each read at the player `counts` (a mixture file may lack one)."""
     entries = value if isinstance(value, list) else [value]
     if not entries:
         raise ExperimentError(f"{name}: grid.strategies: empty list")
@@ -484,7 +480,7 @@ def grid_strategies(value: Any, name: str) -> list[Level]:
             except ValueError as e:
                 raise ExperimentError(f"{where}: {entry}: {e}") from None
         try:
-            levels.append(Level(check_strategy(entry), games))
+            levels.append(Level(check_strategy(entry, counts), games))
         except ValueError as e:
             raise ExperimentError(f"{name}: grid.strategies: {e}") from None
     labels = [level.strategy for level in levels]
