@@ -15,7 +15,7 @@ from reports.names import Names
 from reports.verdict import verdict_lines
 from simcore.cli import app
 from simcore.engine.vocab import R_LEADER, R_OUTLAW, R_RENEGADE
-from simcore.studies.band import BANDS_ENV, End, band, band_ends, shipped_bands
+from simcore.studies.band import BANDS_ENV, ENDS, End, band, band_ends, shipped_bands
 from simcore.studies.tune import Aim, Space
 
 SPACE = Space.full()
@@ -375,3 +375,69 @@ def test_the_shipped_classic_band_replays_its_rates(monkeypatch):
         seats = simcore.simulate("classic", 5, b.final_games, b.final_seed, b.strategy(end))
         won = seats.filter(seat=0)["winner"] == "leader"
         assert 100 * float(won.mean()) == pytest.approx(rate, abs=1e-9), end
+
+
+@pytest.fixture(scope="module")
+def mixture_file(tmp_path_factory):
+    """A mixed strategy at 4 players: half the games `tuned`, half `smart`."""
+    from strategies.presets import Mixture, resolve_strategy
+
+    rows = [resolve_strategy(s, 4, "classic").matrix for s in ("tuned", "smart")]
+    mixed = Mixture(np.vstack(rows), np.array([[0, 1, 2, 3], [4, 5, 6, 7]]), np.array([0.5, 0.5]))
+    path = tmp_path_factory.mktemp("mixture") / "mixture.json"
+    path.write_text(json.dumps({"players": {"4": mixed.as_dict()}}))
+    return path
+
+
+def test_a_band_spans_the_profiles_found_another_way(mixture_file, tmp_path):
+    """--also PROFILE (a PSRO mixture from another seed, say) is measured and checked on the
+    band's fresh deals like the start; with --rounds 0 nothing is pushed and the band runs
+    over the two; a mixed end ships as a mixture file that replays its rate exactly."""
+    args = ["band", "--players", "4", "--side", "renegade", "--epsilon", "99", "--rounds", "0",
+            "--also", str(mixture_file), "--out", str(tmp_path / "search"), *TINY]  # fmt: skip
+    out = invoke([*args, "--format", "json", "--no-progress", "--ship"], tmp_path / "bands")
+    (b,) = json.loads(out.output)
+    assert set(b["profiles"]) == {"start", "also1"} and b["also"] == [str(mixture_file)]
+    assert not [m for m in b["moves"] if m["kind"] == "push"]
+    also = b["profiles"]["also1"]
+    assert also["within"] and also["strategy"] == str(mixture_file)
+    assert also["rate"] == renegade_rate(str(mixture_file), b["final_games"], b["final_seed"])
+    rates = sorted(p["rate"] for p in b["profiles"].values())
+    assert (b["low"]["rate"], b["high"]["rate"]) == (rates[0], rates[-1]) and rates[0] < rates[1]
+    (row,) = json.loads(
+        invoke(["band", "--shipped", "--format", "json"], tmp_path / "bands").output
+    )
+    mixed = [row[f"{e}_strategy"] for e in ENDS if row[f"{e}_strategy"] != "tuned"]
+    assert mixed == [str((tmp_path / "bands/mixtures/classic-4p-renegade_also1.json").resolve())]
+    for end in ENDS:
+        rate = renegade_rate(row[f"{end}_strategy"], b["final_games"], b["final_seed"])
+        assert 100 * rate == pytest.approx(row[end], abs=1e-9)
+
+
+def test_pushes_against_a_mixed_profile_replace_its_rows(mixture_file, tmp_path):
+    """From a mixed profile a push replaces its role's row in every profile of the mixture
+    (the others still draw theirs); the end is a mixture file that replays its rate."""
+    from simcore.studies.band import _with_row
+    from strategies.presets import load_mixture
+
+    mixed = load_mixture(str(mixture_file), 4)
+    new = _with_row(mixed, R_RENEGADE, mixed.rows[4])
+    assert (new.profiles[:, R_RENEGADE] == 8).all() and np.array_equal(new.weights, mixed.weights)
+    assert np.array_equal(
+        np.delete(new.profiles, R_RENEGADE, 1), np.delete(mixed.profiles, R_RENEGADE, 1)
+    )
+    assert np.array_equal(new.rows[:8], mixed.rows) and np.array_equal(new.rows[8], mixed.rows[4])
+    tiny = dict(generations=1, games_min=32, games_max=32)
+    b = band(
+        "classic", 4, "renegade", out=tmp_path, epsilon=0.05, seed=2, push=tiny, respond=tiny,
+        check=tiny, final_games=300, also=[str(mixture_file)],
+    )  # fmt: skip
+    assert {"also1_low", "also1_high"} <= set(b.profiles)
+    pushed = [m for m in b.moves if m.end.startswith("also1") and m.kind == "push"]
+    assert len(pushed) == 2 * 3
+    for name in ("also1_low", "also1_high"):
+        end = b.profiles[name]
+        assert end.strategy == str(tmp_path / f"renegade_{name}.json")
+        kept = any(m.kept for m in b.moves if m.end == name)
+        assert (len(load_mixture(end.strategy, 4).rows) > 8) == kept
+        assert end.rate == renegade_rate(end.strategy, 300, b.final_seed)

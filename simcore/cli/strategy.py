@@ -551,8 +551,26 @@ def band(
         float,
         typer.Option(help="Points a role may be from its best response at either end of the band."),
     ] = 1.0,
-    start: Annotated[str, typer.Option(help="The profile the search starts from.")] = "tuned",
-    rounds: Annotated[int, typer.Option(help="Rounds of pushes (each role once a round).")] = 1,
+    start: Annotated[
+        str,
+        typer.Option(help="The profile the search starts from: the band's centre."),
+    ] = "tuned",
+    also: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Another profile searched from like the start (repeatable): a near-"
+            "equilibrium found another way, such as a PSRO mixture file from another seed "
+            "or start (bangsim tune --method psro). The band spans every profile within "
+            "epsilon.",
+        ),
+    ] = None,
+    rounds: Annotated[
+        int,
+        typer.Option(
+            help="Rounds of pushes (each role once a round); 0: none, the band over the "
+            "start and the --also profiles as they are."
+        ),
+    ] = 1,
     seed: Annotated[int, typer.Option(help="Seed of the searches.")] = 1,
     out: Annotated[
         Path | None,
@@ -604,7 +622,9 @@ def band(
     roles re-respond; each end and the start are re-measured on fresh deals, with their
     exploitability per role (a best response each, with the same budget). Prints, per side,
     the centre and the band from low to high (over the start and the ends within epsilon)
-    with the end profiles as --strategy specs (saved as presets in --out).
+    with the end profiles as --strategy specs (saved as presets in --out; a mixed one as a
+    mixture file). --also adds profiles searched from the same way, such as PSRO mixtures
+    from other seeds: the band spans them, so a verdict does not hang on one search's path.
     Rerun the same command to resume. --ship adds the bands found to the shipped ones, which
     reports show beside the rates; --shipped lists the shipped bands without searching.
     --spot-check N also plays, for the start and each end within epsilon, one seat of each
@@ -616,6 +636,8 @@ def band(
     bangsim band --theme classic --players 5 --side leader --format json
 
     bangsim band --theme classic --players 5 --side leader --spot-check 1000
+
+    bangsim band --players 5 --side leader --rounds 0 --also psro-seed6/mixture.json
 
     bangsim band --shipped --format json
     """
@@ -645,8 +667,8 @@ def band(
         fail(f"--side must be one of {', '.join(WINNERS)} or all, got {side!r}")
     if not 0 < epsilon < 100:
         fail(f"--epsilon is in points, between 0 and 100, got {epsilon:g}")
-    if rounds < 1:
-        fail(f"--rounds must be at least 1, got {rounds}")
+    if rounds < 0:
+        fail(f"--rounds must be at least 0, got {rounds}")
     if spot_check < 0:
         fail(f"--spot-check is a number of deals, at least 0, got {spot_check}")
     try:
@@ -686,6 +708,7 @@ def band(
                     asked=asked,
                     spot_check=spot_check,
                     search=search,
+                    also=also or (),
                 )  # fmt: skip
             )
         for b in results if ship else []:
@@ -715,6 +738,8 @@ def band(
             typer.echo(
                 f"  {end.end:<5} {100 * end.rate:5.1f}%  {end.strategy}  best responses: {gains}{flag}"
             )
+            if spot_check and end.spot is None and end.strategy.endswith(".json"):
+                typer.echo("        not spot-checked: a search seat cannot face a mixed profile")
             if end.spot:
                 typer.echo(
                     f"        a search seat ({end.spot['deals']:,} deals): "

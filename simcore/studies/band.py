@@ -7,7 +7,9 @@ by 8.6 points at a cost of 0.6 of his own); iterated best response lands on one 
 the accident of its path. The band reports the range instead (the equilibrium-selection
 problem that PSRO, alpha-Rank and JPSRO treat as a set, not a point).
 
-The search, per end (low, high) of one side's rate, from a start profile (`tuned`):
+The search, per end (low, high) of one side's rate, from a start profile (`tuned`) and from
+each of the profiles `also` names (near-equilibria found another way: a PSRO mixture from
+another seed or another start, `bangsim tune --method psro`), searched alike:
 1. each role in turn pushes: a best response whose aim is that side's rate, down or up,
    while the role keeps its own win rate within epsilon of what its current parameters
    give (`simcore.studies.tune.Aim`); the push is kept if it moved the side the right way;
@@ -19,7 +21,8 @@ The search, per end (low, high) of one side's rate, from a start profile (`tuned
    the parameter family per role (a best response each), so a reader sees how near an
    equilibrium each end is: an end whose role gains exceed epsilon is flagged;
 4. the band runs from the lowest to the highest rate over the start profile (measured and
-   checked the same way, on the same deals) and the searched ends that are within epsilon:
+   checked the same way, on the same deals) and the other profiles (`also` and the searched
+   ends) that are within epsilon:
    an end the search could not keep near an equilibrium, or one that moved the wrong way
    (the re-responses after its pushes can take the side back past the start), does not
    narrow or widen it.
@@ -32,19 +35,27 @@ shares its checks, and the start's checks are every side's. A push is kept only 
 side's move clears zero (its 95% interval), so noise does not buy three re-responses; a
 round that keeps no push ends the end's search (the next would ask the same searches).
 Every best response keeps its state in its own folder, so a rerun resumes; the same seed
-gives the same band; `backend` plays on Ray as the other searches do. The two end profiles
-are written as presets (out/SIDE_low.toml, out/SIDE_high.toml) that `--strategy PATH:NAME`
-replays.
+gives the same band; `backend` plays on Ray as the other searches do. `rounds` 0 pushes
+nothing: the band is then over the start and the `also` profiles as they are, each measured
+and checked. The end profiles are written as presets (out/SIDE_low.toml, out/SIDE_high.toml;
+out/SIDE_alsoK_low.toml ... for the `also` profiles) that `--strategy PATH:NAME` replays.
 
-Beyond the family (`spot_check` deals, 0: off): the start and each end within epsilon are
-also played with one seat of each role searching by rollouts (`search:BASE`, BASE the
+A profile is pure (one parameter row per role) or mixed (strategies.presets.Mixture: per game
+one profile drawn from a distribution, as PSRO's meta-strategies): a push or re-response
+against a mixed profile replaces that role's row in every profile of it (the others still
+draw theirs), and a mixed end is written as a mixture file (out/SIDE_low.json) that
+`--strategy PATH.json` replays.
+
+Beyond the family (`spot_check` deals, 0: off): the start and each pure profile within
+epsilon are also played with one seat of each role searching by rollouts (`search:BASE`, BASE the
 profile's own preset for the role, simcore.studies.search_gain) against the profile's own
 play on the same deals, every profile on the same deals; each profile's answer is saved
-under `shared`, named by its request, and not replayed.
+under `shared`, named by its request, and not replayed. A mixed profile is not spot-checked:
+a search seat's rollouts need one row per role, and which profile a game drew is hidden.
 
 Shipped bands are data: strategies/bands/THEME.json lists a theme's bands (one row per
 player count and side, rates in points) and names its end presets, which lie beside it
-(THEME-Np-SIDE_END.toml). `ship_band` adds a computed band there; `shipped_bands` reads them,
+(THEME-Np-SIDE_END.toml; a mixed end as mixtures/THEME-Np-SIDE_END.json). `ship_band` adds a computed band there; `shipped_bands` reads them,
 from the folder BANGSIM_BANDS names when it is set (a designer's own bands, or a test's).
 `replay` plays a band's end presets on a run's own deals, which is how reports show it.
 """
@@ -81,7 +92,14 @@ from simcore.studies.tune import (
     sub_seed,
     takes,
 )
-from strategies.presets import Search, preset_toml, resolve_strategy
+from strategies.presets import (
+    MIXTURE_SUFFIX,
+    Mixture,
+    Search,
+    Strategy,
+    preset_toml,
+    resolve_strategy,
+)
 
 RESULT = "band.json"
 ENDS = ("low", "high")
@@ -89,6 +107,9 @@ STAGES = ("push", "respond", "check", "final", "spot_check")  # Band.cost's keys
 SHIPPED_DIR = files("strategies") / "bands"  # package data: THEME.json and its end presets
 BANDS_ENV = "BANGSIM_BANDS"  # a folder of bands read instead of the shipped ones
 REPLAY_GAMES = 20_000  # the most deals of a run a report replays each end preset on
+MIXTURES = "mixtures"  # the shipped bands' subfolder of mixed end profiles
+
+Profile = np.ndarray | Mixture  # pure: float64[4, N_PARAMS], row r what role r plays
 
 
 @dataclass
@@ -144,6 +165,7 @@ class Band:
     games: int = 0  # every game this band played (cost's sum)
     cost: dict[str, int] = field(default_factory=dict)  # games per stage (STAGES)
     reused: int = 0  # best responses answered by an earlier identical request
+    also: list[str] = field(default_factory=list)  # the other profiles searched (profiles alsoK)
 
     def row(self) -> dict[str, Any]:
         """The shipped-band row: rates in points, strategies as specs, and the search seat's
@@ -171,10 +193,38 @@ class Band:
         return row
 
 
-def measure(table: Any, matrix: np.ndarray, role_rows: np.ndarray, seed: int, games: int):
-    """Per game, the winning side of the profile `matrix` (one row per role)."""
-    W = np.vstack([matrix, matrix[0]])
+def measure(table: Any, profile: Profile, role_rows: np.ndarray, seed: int, games: int):
+    """Per game, the winning side of `profile` (pure: one row per role, played as role_rows
+    says; or mixed: each game its own draw, as play_games plays a mixture file)."""
+    if isinstance(profile, Mixture):
+        return table.winners(seed, profile.rows, profile.draw(seed, games), 0, 0, games, own=True)[
+            0
+        ]
+    W = np.vstack([profile, profile[0]])
     return table.winners(seed, W, role_rows, 0, 1, games)[0]
+
+
+def _profile(strategy: Strategy) -> Profile:
+    """A resolved strategy as a band's profile: its mixture, else a copy of its rows."""
+    return strategy.mixture if strategy.mixture is not None else strategy.matrix.copy()
+
+
+def _with_row(profile: Profile, role: int, vector: np.ndarray) -> Profile:
+    """`profile` with `role` playing `vector` (in every profile of a mixture: a new row of
+    it), as its file would load it back."""
+    if not isinstance(profile, Mixture):
+        out = profile.copy()
+        out[role] = vector
+        return out
+    profiles = profile.profiles.copy()
+    profiles[:, role] = len(profile.rows)
+    mixed = Mixture(np.vstack([profile.rows, vector]), profiles, profile.weights)
+    return Mixture.from_dict(json.loads(json.dumps(mixed.as_dict())), "a band's profile")
+
+
+def _values(profile: Profile) -> np.ndarray:
+    """What names a request about `profile` (_digest)."""
+    return profile.fingerprint() if isinstance(profile, Mixture) else profile
 
 
 def band(
@@ -197,15 +247,17 @@ def band(
     asked: dict[str, Any] | None = None,
     spot_check: int = 0,
     search: Search | None = None,
+    also: tuple[str, ...] | list[str] = (),
 ) -> Band:
-    """The band of `side`'s win rate at (theme, players), from the profile `start`: see the
-    module doc. push, respond, check: best-response budgets (Settings fields) of the pushes,
-    the re-responses and the profiles' exploitability checks; shared: the folder of the best
+    """The band of `side`'s win rate at (theme, players), from the profile `start` and the
+    profiles `also` (specs --strategy accepts, mixture files among them): see the module
+    doc. push, respond, check: best-response budgets (Settings fields) of the pushes, the
+    re-responses and the profiles' exploitability checks; shared: the folder of the best
     responses and spot-checks, each named by its request (default out/searches), which the
     bands of several sides of one table can share, as they can share `asked` (the answers
     to the requests met so far, by request: one met again is neither searched nor counted
     again); spot_check: deals per role of the search seat's check (`search`'s settings,
-    default Search()) of the start and each end within epsilon, 0: none."""
+    default Search()) of the start and each pure profile within epsilon, 0: none."""
     theme = load_theme(theme_id)
     check_players(theme, players)
     if side not in WINNERS:
@@ -215,7 +267,14 @@ def band(
     if spot_check < 0:
         raise ValueError(f"spot_check is a number of deals, at least 0, got {spot_check!r}")
     table = table or EngineTable(theme, players, backend)
-    first = resolve_strategy(start, players, theme.plays_as)
+    if rounds < 0:
+        raise ValueError(f"rounds is a number of rounds of pushes, at least 0, got {rounds!r}")
+    origins = {"start": start} | {f"also{k}": spec for k, spec in enumerate(also, 1)}
+    firsts = {
+        name: resolve_strategy(spec, players, theme.plays_as, mixed=True)
+        for name, spec in origins.items()
+    }
+    role_rows = firsts["start"].role_preset
     roles = roles_at(theme, players)
     folder = Path(out)
     shared = Path(shared) if shared is not None else folder / "searches"
@@ -224,14 +283,14 @@ def band(
     cost = dict.fromkeys(STAGES, 0)
     reused = 0
 
-    def searched(matrix: np.ndarray, role: str, aim: str, budget, stage: str):
-        """The best response of `role` with `aim` against `matrix` (_respond), searched
+    def searched(profile: Profile, role: str, aim: str, budget, stage: str):
+        """The best response of `role` with `aim` against `profile` (_respond), searched
         unless asked before; (it, the games it cost here, whether it was asked before)."""
         nonlocal reused
-        key = _digest(theme, players, matrix, seed, role, aim, budget or {})
+        key = _digest(theme, players, _values(profile), seed, role, aim, budget or {})
         again = key in asked
         if not again:
-            asked[key] = _respond(theme_id, players, matrix, role, aim, budget,
+            asked[key] = _respond(theme_id, players, profile, role, aim, budget,
                                   sub_seed(seed, "band", key), shared / f"{role}-{key}",
                                   backend, table)  # fmt: skip
         games = 0 if again else asked[key].games_used
@@ -240,42 +299,46 @@ def band(
         return asked[key], games, again
 
     moves: list[Move] = []
-    ends = {}
-    for end in ENDS:
-        matrix = first.matrix.copy()
-        sign = 1.0 if end == "high" else -1.0
-        for r in range(rounds):
-            pushed = False
-            for role in roles:
-                if progress:
-                    progress(f"{side} {end}, round {r + 1}: the {role} pushes, the others respond")
-                aim = f"{side}:{end}:{epsilon}"
-                res, games, again = searched(matrix, role, aim, push, "push")
-                # kept when it moved the side the right way beyond noise, at most epsilon's cost
-                beyond = res.side_move_low > 0 if end == "high" else res.side_move_high < 0
-                kept = bool(beyond and sign * res.side_move > 0 and res.gain >= -epsilon)
-                if kept:
-                    matrix[ROLES.index(role)] = res.vector
-                moves.append(Move(end, r + 1, role, "push", res.gain, res.side_move, kept,
-                                  games, again))  # fmt: skip
-                pushed |= kept
-                # a push not kept leaves the profile as it was: nothing to respond to
-                for other in (o for o in roles if o != role) if kept else ():
-                    res, games, again = searched(matrix, other, OWN, respond, "respond")
-                    better = takes(GAIN, res)  # iterate's rule: a positive gain
-                    if better:
-                        matrix[ROLES.index(other)] = res.vector
-                    moves.append(Move(end, r + 1, other, "respond", res.gain, 0.0, better,
+    ends = {}  # profile name ("low", "also1_high", ...) -> its profile
+    for origin, first in firsts.items():
+        for end in ENDS if rounds else ():
+            name = end if origin == "start" else f"{origin}_{end}"
+            profile = _profile(first)
+            sign = 1.0 if end == "high" else -1.0
+            for r in range(rounds):
+                pushed = False
+                for role in roles:
+                    if progress:
+                        progress(
+                            f"{side} {name}, round {r + 1}: the {role} pushes, the others respond"
+                        )
+                    aim = f"{side}:{end}:{epsilon}"
+                    res, games, again = searched(profile, role, aim, push, "push")
+                    # kept when it moved the side the right way beyond noise, at most epsilon's cost
+                    beyond = res.side_move_low > 0 if end == "high" else res.side_move_high < 0
+                    kept = bool(beyond and sign * res.side_move > 0 and res.gain >= -epsilon)
+                    if kept:
+                        profile = _with_row(profile, ROLES.index(role), res.vector)
+                    moves.append(Move(name, r + 1, role, "push", res.gain, res.side_move, kept,
                                       games, again))  # fmt: skip
-            if not pushed:  # the profile is as the round found it: the next asks the same
-                break
-        ends[end] = matrix
+                    pushed |= kept
+                    # a push not kept leaves the profile as it was: nothing to respond to
+                    for other in (o for o in roles if o != role) if kept else ():
+                        res, games, again = searched(profile, other, OWN, respond, "respond")
+                        better = takes(GAIN, res)  # iterate's rule: a positive gain
+                        if better:
+                            profile = _with_row(profile, ROLES.index(other), res.vector)
+                        moves.append(Move(name, r + 1, other, "respond", res.gain, 0.0, better,
+                                          games, again))  # fmt: skip
+                if not pushed:  # the profile is as the round found it: the next asks the same
+                    break
+            ends[name] = profile
     fresh = sub_seed(seed, "band", "final")
 
-    def measured(name: str, spec: str, matrix: np.ndarray) -> End:
+    def measured(name: str, spec: str, profile: Profile) -> End:
         """A profile's rates on the fresh deals, its exploitability per role and, when asked
-        (the start, or an end within epsilon), the search seat's spot-check."""
-        won = measure(table, matrix, first.role_preset, fresh, final_games)
+        (the start, or a profile within epsilon; a pure one), the search seat's spot-check."""
+        won = measure(table, profile, role_rows, fresh, final_games)
         cost["final"] += final_games
         k = int(np.count_nonzero(won == WINNERS.index(side)))
         lo, hi = wilson_interval(k, final_games)
@@ -283,14 +346,15 @@ def band(
             progress(f"{side} {name}: the profile's exploitability")
         exploit = {}
         for role in roles:
-            res, _, _ = searched(matrix, role, OWN, check, "check")
+            res, _, _ = searched(profile, role, OWN, check, "check")
             exploit[role] = {"gain": res.gain, "gain_low": res.gain_low, "gain_high": res.gain_high}
         within = all(e["gain"] <= epsilon for e in exploit.values())
         spot = None
-        if spot_check and (within or name == "start"):
+        pure = not isinstance(profile, Mixture)
+        if spot_check and pure and (within or name == "start"):
             if progress:
                 progress(f"{side} {name}: a search seat in each role, {spot_check:,} deals")
-            key = "spot-" + _digest(theme, players, matrix, seed, spot_check, settings(search))
+            key = "spot-" + _digest(theme, players, profile, seed, spot_check, settings(search))
             if key not in asked:
                 asked[key] = _spot_check(theme_id, players, spec, spot_check, search,
                                          sub_seed(seed, "band", "spot"), shared / f"{key}.json",
@@ -303,14 +367,16 @@ def band(
             exploit, within, spot,
         )  # fmt: skip
 
-    profiles = {"start": measured("start", start, first.matrix)}
-    for end, matrix in ends.items():
-        name = f"{side}_{end}"
-        spec = _save_preset(folder, name, players, matrix, theme.id, side, end, epsilon, start)
-        profiles[end] = measured(end, spec, matrix)
+    profiles = {
+        name: measured(name, origins[name], _profile(first)) for name, first in firsts.items()
+    }
+    for name, profile in ends.items():
+        label = f"{side}_{name}"
+        spec = _save_preset(folder, label, players, profile, theme.id, side, name, epsilon, start)
+        profiles[name] = measured(name, spec, profile)
     answer = Band(
         theme.id, players, side, epsilon, start, profiles["start"].rate, fresh, final_games,
-        *band_ends(profiles), profiles, moves, sum(cost.values()), cost, reused,
+        *band_ends(profiles), profiles, moves, sum(cost.values()), cost, reused, list(also),
     )  # fmt: skip
     write_atomic(folder / RESULT, (json.dumps(asdict(answer), indent=1) + "\n").encode())
     return answer
@@ -318,22 +384,23 @@ def band(
 
 def band_ends(profiles: dict[str, End]) -> tuple[End, End]:
     """The profiles at the band's low and high ends: the lowest and highest rate over the
-    start and the searched ends within epsilon (the start whatever its check says: it is the
-    verdict the band is of)."""
-    inside = [profiles["start"]] + [profiles[e] for e in ENDS if profiles[e].within]
+    start and the other profiles (searched ends, `also`) within epsilon (the start whatever
+    its check says: it is the verdict the band is of)."""
+    inside = [profiles["start"]] + [e for k, e in profiles.items() if k != "start" and e.within]
     return min(inside, key=lambda e: e.rate), max(inside, key=lambda e: e.rate)
 
 
-def _digest(theme: Theme, players: int, matrix: np.ndarray, *request: Any) -> str:
-    """Names a request about the profile `matrix` at (theme, players): its folder, its seed."""
-    values = hashlib.sha256(np.ascontiguousarray(matrix).tobytes()).hexdigest()
+def _digest(theme: Theme, players: int, values: np.ndarray, *request: Any) -> str:
+    """Names a request about the profile whose `values` (_values) are given at (theme,
+    players): its folder, its seed."""
+    values = hashlib.sha256(np.ascontiguousarray(values).tobytes()).hexdigest()
     text = json.dumps([theme_digest(theme), players, values, *request], sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _respond(theme_id, players, matrix, role, aim, budget, seed, where, backend, table):
-    """A best response of `role` with `aim` against the profile `matrix`, in `where`."""
-    field_spec = _field_file(where, players, matrix)
+def _respond(theme_id, players, profile, role, aim, budget, seed, where, backend, table):
+    """A best response of `role` with `aim` against `profile`, in `where`."""
+    field_spec = _field_file(where, players, profile)
     settings = Settings(
         theme_id, players, role, field_spec, seed, **(budget or {}), aim=aim,
     )  # fmt: skip
@@ -358,25 +425,31 @@ def _spot_check(theme_id, players, spec, deals, search, seed, path, backend) -> 
     return doc
 
 
-def _field_file(where: Path, players: int, matrix: np.ndarray) -> str:
-    """The profile as a presets file a best response reads its field from."""
-    where.mkdir(parents=True, exist_ok=True)
-    path = where / "field.toml"
-    text = preset_toml("field", {players: matrix}, "the profile this best response faced")
-    write_atomic(path, text.encode())
-    return f"{path}:field"
+def _field_file(where: Path, players: int, profile: Profile) -> str:
+    """The profile as a file a best response reads its field from (_write)."""
+    return _write(where, "field", players, profile, "the profile this best response faced")
 
 
-def _save_preset(folder, name, players, matrix, theme_id, side, end, epsilon, start) -> str:
-    """Write the end profile as a preset file; its --strategy spec."""
+def _save_preset(folder, name, players, profile, theme_id, side, end, epsilon, start) -> str:
+    """Write the end profile as a preset file (a mixture file when mixed); its spec."""
     header = (
         f"the {end} end of the {side} side's band at {players} players ({theme_id}), "
         f"epsilon {100 * epsilon:g} point(s), from {start}"
     )
-    text = preset_toml(name, {players: matrix}, header)
+    return _write(folder, name, players, profile, header)
+
+
+def _write(folder: Path, name: str, players: int, profile: Profile, header: str) -> str:
+    """`profile` at `players` as folder/NAME.toml (a preset NAME) or, mixed, as the mixture
+    file folder/NAME.json; the --strategy spec that plays it."""
     folder.mkdir(parents=True, exist_ok=True)
+    if isinstance(profile, Mixture):
+        doc = {"made_by": header, "players": {str(players): profile.as_dict()}}
+        path = folder / f"{name}{MIXTURE_SUFFIX}"
+        write_atomic(path, (json.dumps(doc, indent=1) + "\n").encode())
+        return str(path)
     path = folder / f"{name}.toml"
-    write_atomic(path, text.encode())
+    write_atomic(path, preset_toml(name, {players: profile}, header).encode())
     return f"{path}:{name}"
 
 
@@ -463,9 +536,12 @@ def _shipped(row: dict[str, Any], path: Path) -> ShippedBand:
         ) from None
     specs = {}
     for end in ENDS:
-        file, _, name = band.strategy(end).rpartition(":")
+        spec = band.strategy(end)
+        file, _, name = spec.rpartition(":")
         if file.endswith(".toml"):  # else a preset's name (the start profile)
             specs[f"{end}_strategy"] = f"{(path.parent / file).resolve()}:{name}"
+        elif spec.endswith(MIXTURE_SUFFIX):
+            specs[f"{end}_strategy"] = str((path.parent / spec).resolve())
     return replace(band, **specs)
 
 
@@ -476,6 +552,13 @@ def ship_band(answer: Band, folder: Path | None = None) -> ShippedBand:
     specs = {}
     for end, profile in zip(ENDS, (answer.low, answer.high), strict=True):
         file, _, name = profile.strategy.rpartition(":")
+        if profile.strategy.endswith(MIXTURE_SUFFIX):  # a mixed profile: its file
+            target = f"{MIXTURES}/{answer.theme}-{answer.players}p-{answer.side}_{profile.end}"
+            target += MIXTURE_SUFFIX
+            (folder / MIXTURES).mkdir(parents=True, exist_ok=True)
+            write_atomic(folder / target, Path(profile.strategy).read_bytes())
+            specs[f"{end}_strategy"] = target
+            continue
         if not file.endswith(".toml"):  # the start profile, a preset: ships as its name
             specs[f"{end}_strategy"] = profile.strategy
             continue
@@ -539,7 +622,13 @@ def replay(
     n = min(games, REPLAY_GAMES)
     keys = [(b.side, end) for b in bands for end in ENDS]
     works = [
-        Work(theme, players, resolve_strategy(b.strategy(end), players, theme.plays_as), seed, n)
+        Work(
+            theme,
+            players,
+            resolve_strategy(b.strategy(end), players, theme.plays_as, mixed=True),
+            seed,
+            n,
+        )  # fmt: skip
         for b in bands
         for end in ENDS
     ]
