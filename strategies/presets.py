@@ -318,6 +318,11 @@ class Mixture:
         cum = np.cumsum(self.weights)
         return self.profiles[np.minimum(np.searchsorted(cum / cum[-1], u, "right"), len(cum) - 1)]
 
+    def table(self) -> np.ndarray:
+        """float64[J, 5]: per profile the row each role plays and its weight (what a seat
+        that searches against this field draws its worlds' profiles from)."""
+        return np.column_stack([self.profiles.astype(np.float64), self.weights])
+
     def fingerprint(self) -> np.ndarray:
         """Its content as one array (a best response's digest names its field by it)."""
         return np.concatenate([self.rows.ravel(), self.profiles.ravel(), self.weights])
@@ -467,8 +472,8 @@ def resolve_strategy(
 def _mixed_strategy(path: str, players: int | None, theme: str | None, mixed: bool) -> Strategy:
     if not mixed:
         raise ValueError(
-            f"{path!r} is a mixed strategy (a mixture file): run, experiment and exploit "
-            "--method params play it; this needs one parameter row per role"
+            f"{path!r} is a mixed strategy (a mixture file): run, experiment, band and exploit "
+            "play it; this needs one parameter row per role"
         )
     mixture = load_mixture(path, players)
     heaviest = mixture.profiles[int(np.argmax(mixture.weights))]

@@ -390,17 +390,21 @@ def mixture_file(tmp_path_factory):
 
 
 def test_a_band_spans_the_profiles_found_another_way(mixture_file, tmp_path):
-    """--also PROFILE (a PSRO mixture from another seed, say) is measured and checked on the
-    band's fresh deals like the start; with --rounds 0 nothing is pushed and the band runs
-    over the two; a mixed end ships as a mixture file that replays its rate exactly."""
+    """--also PROFILE (a PSRO mixture from another seed, say) is measured, checked and
+    spot-checked on the band's fresh deals like the start; with --rounds 0 nothing is pushed
+    and the band runs over the two; a mixed end ships as a mixture file that replays its
+    rate exactly."""
     args = ["band", "--players", "4", "--side", "renegade", "--epsilon", "99", "--rounds", "0",
-            "--also", str(mixture_file), "--out", str(tmp_path / "search"), *TINY]  # fmt: skip
+            "--also", str(mixture_file), "--out", str(tmp_path / "search"), *TINY, *SPOT]  # fmt: skip
     out = invoke([*args, "--format", "json", "--no-progress", "--ship"], tmp_path / "bands")
     (b,) = json.loads(out.output)
     assert set(b["profiles"]) == {"start", "also1"} and b["also"] == [str(mixture_file)]
     assert not [m for m in b["moves"] if m["kind"] == "push"]
     also = b["profiles"]["also1"]
     assert also["within"] and also["strategy"] == str(mixture_file)
+    # a search seat faces the mixed profile too: its worlds draw the others' rows from it
+    assert set(also["spot"]["roles"]) == {"leader", "outlaw", "renegade"}
+    assert also["spot"] != b["profiles"]["start"]["spot"]
     assert also["rate"] == renegade_rate(str(mixture_file), b["final_games"], b["final_seed"])
     rates = sorted(p["rate"] for p in b["profiles"].values())
     assert (b["low"]["rate"], b["high"]["rate"]) == (rates[0], rates[-1]) and rates[0] < rates[1]

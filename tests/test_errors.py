@@ -737,7 +737,6 @@ def test_mixture_no_players(tmp_path, mixture_file):
 
 def test_mixture_not_here(mixture_file):
     check("mixture-not-here", cli("tune", "--players", "5", "--field", mixture_file))
-    check("mixture-not-here", cli("exploit", "--method", "search", "--strategy", mixture_file))
 
 
 def test_exploit_bad_method():

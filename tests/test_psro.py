@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 import strategies
 from simcore.cli import app
 from simcore.engine.play import play_games
-from simcore.engine.vocab import R_LEADER, R_OUTLAW, R_RENEGADE
+from simcore.engine.vocab import R_LEADER, R_OUTLAW, R_RENEGADE, ROLES
 from simcore.studies.tune import (
     Mixture,
     Settings,
@@ -22,6 +22,7 @@ from simcore.studies.tune import (
     iterate,
     psro,
     regret_matching,
+    sub_seed,
 )
 from strategies.params import KEYS
 from strategies.presets import resolve_strategy
@@ -283,3 +284,19 @@ def test_the_shipped_mixture_replays_its_reported_rate():
     assert abs((block.winner == 0).mean() - 0.652) < 0.03
     mixture = resolve_strategy(str(SHIPPED_MIXTURE), 5, mixed=True).mixture
     assert mixture.weights.sum() == pytest.approx(1.0) and len(mixture.profiles) == 4
+
+
+def test_a_search_seat_faces_a_mixture(two_profiles):
+    """exploit --method search against a mixture file: the seat is paired with the mixture's
+    own play on the same deals (each game the profile it drew), and searches."""
+    path, _ = two_profiles
+    args = ["exploit", "--method", "search", "--strategy", path, "--players", "5", "--role",
+            "renegade", "--games", "24", "--worlds", "2", "--budget", "8", "--seed", "5",
+            "--format", "json", "--no-progress"]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    row = json.loads(result.output)["roles"]["renegade"]
+    block = play_games("classic", 5, 24, sub_seed(5, "search", "renegade", 0), strategy=path)
+    seat = np.argmax(block.role == ROLES.index("renegade"), axis=1)
+    assert row["field_rate"] == block.won[np.arange(24), seat].mean()
+    assert row["decisions"] > 0 and row["rollouts"] > 0

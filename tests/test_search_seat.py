@@ -3,6 +3,7 @@ against a weak field, finds known-best plays, plays BASE's games with no budget,
 deterministic across threads and chunks, and its decisions ignore what it cannot see."""
 
 import json
+from dataclasses import replace
 
 import numba
 import numpy as np
@@ -17,7 +18,8 @@ from simcore.engine import kernel
 from simcore.engine.continuation import paused_games
 from simcore.engine.kernel import NO_STOP
 from simcore.engine.play import play_games
-from simcore.engine.search import LOG_FULL, searched_decision
+from simcore.engine.rng import rng_seed
+from simcore.engine.search import LOG_FULL, NO_MIX, searched_decision, world_rows
 from simcore.engine.state import (
     PH_PLAY,
     S_CUR,
@@ -29,12 +31,13 @@ from simcore.engine.state import (
     S_SEARCH,
     S_SEARCH_KINDS,
     SK_PLAY,
+    new_states,
 )
 from simcore.engine.tables import pack_tables
 from simcore.engine.theme import load_theme
 from simcore.engine.vocab import ROLES
 from simcore.studies.batch import SIDE_OF
-from strategies.presets import Search, resolve_strategy
+from strategies.presets import Mixture, Search, Strategy, resolve_strategy
 
 SMALL = "search@worlds=2@budget=24"
 MID = "search@worlds=4@budget=64@z=0"
@@ -252,3 +255,61 @@ def test_exploit_by_search_pairs_a_search_seat_with_the_field():
     )  # fmt: skip
     assert done.exit_code == 0, done.output
     assert "beyond it" in done.stdout and "inside the family" in done.stdout
+
+
+def basic_and_smart(own: int, weights=(0.5, 0.5)) -> Mixture:
+    """A mixed field: every role `basic`, or every role but `own` `smart` (own `basic`)."""
+    rows = np.vstack([resolve_strategy(s, 6).matrix for s in ("basic", "smart")])
+    other = np.array([4, 5, 6, 7])
+    other[own] = own
+    return Mixture(rows, np.array([[0, 1, 2, 3], other]), np.array(weights, np.float64))
+
+
+def test_against_a_mixed_field_its_worlds_draw_the_profiles_given_its_own_row():
+    """A world draws a profile of the mixed field among those in which the seat's role plays
+    its own row, by weight (the draw's law given what the seat knows of it): the seat's own
+    row is never replaced, and the others' come out in the weights' proportions."""
+    S = new_states(1)[0]
+    own = ROLES.index("outlaw")
+    mixed = basic_and_smart(own, (0.25, 0.75))
+    mix = np.vstack([mixed.table(), [0.0, 1.0, 9.0, 3.0, 5.0]])  # another own row: never drawn
+    drawn = []
+    for world in range(4000):
+        rng_seed(S.rng, np.uint64(7), world)
+        drawn.append(tuple(world_rows(S, np.array([0, 1, 2, 3]), mix, own)))
+    counts = {rows: drawn.count(rows) for rows in set(drawn)}
+    assert set(counts) == {(0, 1, 2, 3), (4, 5, 2, 7)}
+    assert counts[(4, 5, 2, 7)] / len(drawn) == pytest.approx(0.75, abs=0.03)
+    assert world_rows(S, np.array([0, 1, 2, 3]), NO_MIX, own).tolist() == [0, 1, 2, 3]
+
+
+def test_against_a_mixed_field_its_decisions_ignore_the_others_draw():
+    """Against a mixed field the seat cannot see which profile the game drew for the others:
+    its decisions are the same whichever it was (the worlds draw the others' rows from the
+    mixture, given its own row), and differ from those against the pure field it drew."""
+    tables = pack_tables(load_theme("classic").tables)
+    checked = differs = 0
+    games = np.arange(14)
+    states = paused_games("classic", 6, 3, games, 4 + games % 12, strategy="basic")
+    for g, G in zip(games, states, strict=True):
+        if G.s[S_OVER]:
+            continue
+        p = int(G.s[S_CUR])
+        own = int(G.role[p])
+        mixed = basic_and_smart(own)
+        field = Strategy(("x.json",) * 4, 6, None, mixed.rows[:4], mixture=mixed)
+        strategy = replace(field, search=Search(2, 12), search_roles=1 << own)
+        G.s[S_SEARCH] = 1 << p
+        G.s[S_SEARCH_KINDS] = strategy.search_config()[3]
+        with np.errstate(over="ignore"):
+            kernel.play_on(G, tables[0], NO_STOP)
+        if not G.s[S_PAUSED]:
+            continue
+        a, b = (searched_decision(tables, G, strategy, 3, int(g), rows) for rows in mixed.profiles)
+        assert a.code == b.code and np.array_equal(a.options, b.options)
+        pure = replace(strategy, mixture=None)
+        differs += not np.array_equal(
+            searched_decision(tables, G, pure, 3, int(g)).options, a.options
+        )
+        checked += 1
+    assert checked >= 6 and differs >= 1

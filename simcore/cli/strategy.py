@@ -333,7 +333,7 @@ def exploit(
         str,
         typer.Option(
             help='The strategy measured: a preset, "role=preset,...", path.toml:NAME, or a '
-            "mixture file path.json (--method params)."
+            "mixture file path.json (a search seat's worlds then draw the others' rows from it)."
         ),
     ] = "smart",
     theme: Annotated[str, typer.Option(help="Theme id or path to a theme TOML file.")] = "classic",
@@ -415,8 +415,7 @@ def exploit(
     if by_kind and method != "search":
         fail(f"--by-kind goes with --method search, not --method {method}")
     try:
-        # the search seat's rollouts play one row per role: only params measures a mixture
-        if resolve_strategy(strategy, mixed=method == "params").search:
+        if resolve_strategy(strategy, mixed=True).search:
             fail(
                 f"exploit measures a field that does not search: give the base of "
                 f"{strategy!r} (--method search adds the searching seat)"
@@ -738,8 +737,6 @@ def band(
             typer.echo(
                 f"  {end.end:<5} {100 * end.rate:5.1f}%  {end.strategy}  best responses: {gains}{flag}"
             )
-            if spot_check and end.spot is None and end.strategy.endswith(".json"):
-                typer.echo("        not spot-checked: a search seat cannot face a mixed profile")
             if end.spot:
                 typer.echo(
                     f"        a search seat ({end.spot['deals']:,} deals): "

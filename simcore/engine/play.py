@@ -14,7 +14,7 @@ from numba import config, get_thread_id, prange
 from simcore.engine.jit import njit
 from simcore.engine.kernel import play_game
 from simcore.engine.limits import BLOCK, MAX_PLAYERS, MIN_PLAYERS
-from simcore.engine.search import C_ROLES, N_OPT, N_Q, copies, search_game
+from simcore.engine.search import C_ROLES, N_OPT, N_Q, NO_MIX, copies, search_game
 from simcore.engine.state import (
     ERRORS,
     N_EV,
@@ -82,12 +82,14 @@ class Searching(NamedTuple):
     words: np.ndarray  # int64[threads, words]: the states' memory
     scratch: np.recarray  # a State record per thread (0 without search)
     scratch_words: np.ndarray
+    mix: np.ndarray  # float64[J, 5]: the mixed field the rows were drawn from (search.world_rows)
 
 
-def searching(cfg: np.ndarray, states: np.recarray) -> Searching:
-    """play_block's Searching for settings cfg (Strategy.search_config) and its states."""
+def searching(cfg: np.ndarray, states: np.recarray, mix: np.ndarray = NO_MIX) -> Searching:
+    """play_block's Searching for settings cfg (Strategy.search_config), its states and the
+    mixed field `mix` (Mixture.table; 0 rows: a pure field)."""
     scratch = new_states(len(states) if cfg[C_ROLES] else 0)
-    return Searching(cfg, copies(states).words, scratch, copies(scratch).words)
+    return Searching(cfg, copies(states).words, scratch, copies(scratch).words, mix)
 
 
 @njit(cache=True)
@@ -128,7 +130,7 @@ def play_range(
             cfg = srch.cfg
             search_game(
                 G, Gw, S, Sw, T, W, pool, rows, feature, players, seed, game, checked, cfg,
-                out.q[g], out.d[g],
+                out.q[g], out.d[g], srch.mix,
             )  # fmt: skip
         else:
             play_game(G, T, W, pool, rows, feature, players, seed, game, checked)
@@ -266,12 +268,13 @@ NO_GAMES = np.zeros(0, np.int64)  # play_block's game_idx: game0 + g
 
 def _play(
     theme, players, seed, W, role_rows, game_idx, game0, n, pool, feat, checked, events, cfg,
-    log_rows=0,
+    log_rows=0, mix=NO_MIX,
 ):  # fmt: skip
     """Run play_block on n games and return its Outputs; CheckedModeError names a game whose
     invariants broke. Without `events` the kernel skips what only the event counts need;
     cfg: the search settings (Strategy.search_config); log_rows: rows of each game's log of
-    its searched decisions (0: none)."""
+    its searched decisions (0: none); mix: the mixed field role_rows were drawn from, which
+    a searching seat's worlds draw from (Mixture.table; 0 rows: none)."""
     out = Outputs(
         s=np.zeros((n, 6), np.int64),
         p=np.zeros((n, players, 3), np.int64),
@@ -300,7 +303,7 @@ def _play(
             game0,
             n,
             int(checked) | (0 if events else QUIET),
-            searching(cfg, states),
+            searching(cfg, states, np.ascontiguousarray(mix, np.float64)),
             out,
         )
     bad = np.flatnonzero(out.s[:, 3])
@@ -384,6 +387,7 @@ def play_games(
         events,
         strat.search_config(),
         search_log,
+        NO_MIX if mix is None else mix.table(),
     )
     out_s, out_p = out.s, out.p
     winner = out_s[:, 0].astype(np.int8)

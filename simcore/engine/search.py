@@ -31,6 +31,11 @@ see changes none of its decisions. Not conditioned on (ASSUMPTION): what the sea
 passing (a card it drew and put back as Kit Carlson, a General Store's cards now in hands)
 and what the others' play so far hints at their roles (worlds are not weighted).
 
+Against a mixed field (a PSRO mixture: each game plays one profile of it, drawn by weight)
+the seat knows its own row but not which profile the game drew: each world draws a profile
+from the mixture among those in which the seat's role plays its own row, by weight
+(world_rows), and every seat of the world plays that profile.
+
 Decisions deep in the rules' call stack (answering a BANG!, Indians! or a Duel, a Beer at
 a lethal hit, a General Store pick, Jesse Jones's and Pedro Ramirez's draws, a Whisky's
 cost card) do not pause: BASE makes them. Kit Carlson's put-back is the draw phase's, at
@@ -123,6 +128,7 @@ LOG_FULL = -1  # log_decision: the log had no room for every decision
 # of 45), which legal_actions writes before anything reads it
 COPIED = STATE_DTYPE.fields["act_idx"][1] // 8
 TAG_SEARCH = np.uint64(0xBB67AE8584CAA73B)  # separates the worlds' keys from the games'
+NO_MIX = np.zeros((0, 5), np.float64)  # world_rows' `mix` for a pure field
 
 
 class Copies(NamedTuple):
@@ -251,12 +257,13 @@ def search_seats(G, cfg):
 
 @njit(cache=True)
 def search_game(
-    G, Gw, S, Sw, T, W, pool, role_preset, feature, players, seed, game, checked, cfg, q, log
-):
+    G, Gw, S, Sw, T, W, pool, role_preset, feature, players, seed, game, checked, cfg, q, log,
+    mix,
+):  # fmt: skip
     """Play game `game` of (seed) as kernel.play_game, the seats search_seats names deciding
     by rollouts on scratch state S (Gw, Sw: G's and S's int64 words); q (int64[N_Q]) gets
     the counts of the search, log (int64[rows, N_OPT], 0 rows: none) each decision
-    (log_decision)."""
+    (log_decision); mix: the mixed field the game's rows were drawn from (world_rows)."""
     setup_game(G, T, W, pool, role_preset, feature, players, seed, game, checked)
     verify(G, T)
     search_seats(G, cfg)
@@ -268,7 +275,7 @@ def search_game(
         if G.s[S_PAUSED] == 0:
             return
         G.s[S_PAUSED] = 0
-        G.s[S_FORCE] = decide(G, Gw, S, Sw, T, W, role_preset, seed, game, cfg, q, opts)
+        G.s[S_FORCE] = decide(G, Gw, S, Sw, T, W, role_preset, seed, game, cfg, q, opts, mix)
         r = log_decision(G, opts, log, r)
         if G.s[S_ERR]:
             return
@@ -379,9 +386,38 @@ def options(G, T, opts, kinds):
 
 
 @njit(cache=True)
-def rollout(G, Gw, S, Sw, T, W, role_preset, key, world, code, cfg):
+def world_rows(S, role_preset, mix, role):
+    """The row of W each role plays in a world: the game's own (role_preset) when the field
+    is pure (mix has 0 rows); in a mixed field, whose draw the seat cannot see, a profile
+    of it drawn by weight among those in which `role`, the seat's, plays its own row (the
+    draw's law given what the seat knows of it). mix: float64[J, 5], per profile the row
+    each role plays and its weight (strategies.presets.Mixture.table)."""
+    if mix.shape[0] == 0:
+        return role_preset
+    own = role_preset[role]
+    total = 0.0
+    for j in range(mix.shape[0]):
+        if mix[j, role] == own:
+            total += mix[j, 4]
+    u = np.float64(rng_next(S.rng) >> np.uint64(11)) * 2.0**-53 * total
+    pick = -1
+    for j in range(mix.shape[0]):
+        if mix[j, role] == own:
+            pick = j  # the last that matches: u's rounding at the top end lands there
+            u -= mix[j, 4]
+            if u < 0.0:
+                break
+    rows = role_preset.copy()
+    for r in range(4):
+        rows[r] = np.int64(mix[pick, r])
+    return rows
+
+
+@njit(cache=True)
+def rollout(G, Gw, S, Sw, T, W, role_preset, key, world, code, cfg, mix):
     """Does the paused G's deciding seat's side win world `world` of `key` with option
-    `code` taken and every seat playing its role's row of W from there?"""
+    `code` taken and every seat playing its role's row of W from there (world_rows: the
+    game's rows, or a profile drawn from the mixed field `mix`)?"""
     p = G.s[S_CUR]
     Sw[:COPIED] = Gw[:COPIED]
     S.s[S_SEARCH] = 0
@@ -389,7 +425,7 @@ def rollout(G, Gw, S, Sw, T, W, role_preset, key, world, code, cfg):
     S.s[S_QUIET] = 1
     rng_seed(S.rng, key, world)
     resample_hidden(S, p, cfg[C_BETA_CENTI] / 100.0)
-    seat_strategies(S, W, role_preset)
+    seat_strategies(S, W, world_rows(S, role_preset, mix, G.role[p]))
     S.s[S_FORCE] = code
     play_on(S, T, NO_STOP)
     if S.s[S_ERR]:
@@ -398,7 +434,7 @@ def rollout(G, Gw, S, Sw, T, W, role_preset, key, world, code, cfg):
 
 
 @njit(cache=True)
-def decide(G, Gw, S, Sw, T, W, role_preset, seed, game, cfg, q, opts):
+def decide(G, Gw, S, Sw, T, W, role_preset, seed, game, cfg, q, opts, mix):
     """The option (a code) the paused seat takes: successive halving over its options (see
     the module docstring). opts[j] = (code, wins, rollouts, wins less BASE's on the same
     worlds, worlds where they differ, its kinds) of option j: m rows as options() lists,
@@ -426,13 +462,13 @@ def decide(G, Gw, S, Sw, T, W, role_preset, seed, game, cfg, q, opts):
     spent = 0
     while True:
         for world in range(done, w):
-            won[world] = rollout(G, Gw, S, Sw, T, W, role_preset, key, world, base, cfg)
+            won[world] = rollout(G, Gw, S, Sw, T, W, role_preset, key, world, base, cfg, mix)
             opts[b, 1] += won[world]
         opts[b, 2] = w
         for j in range(m):
             if alive[j] and j != b:
                 for world in range(done, w):
-                    x = rollout(G, Gw, S, Sw, T, W, role_preset, key, world, opts[j, 0], cfg)
+                    x = rollout(G, Gw, S, Sw, T, W, role_preset, key, world, opts[j, 0], cfg, mix)
                     opts[j, 1] += x
                     opts[j, 3] += np.int64(x) - np.int64(won[world])
                     opts[j, 4] += x != won[world]
@@ -488,14 +524,14 @@ def halve(opts, alive, m, keep, base):
 
 
 @njit(cache=True)
-def decide_once(states, scratch, tables, W, role_preset, seed, game, cfg, opts):
+def decide_once(states, scratch, tables, W, role_preset, seed, game, cfg, opts, mix):
     """decide at the paused states.s[0] (Copies) with scratch (Copies); returns the code."""
     q = np.zeros(N_Q, np.int64)
     G = states.s[0]
     G.s[S_PAUSED] = 0
     return decide(
         G, states.words[0], scratch.s[0], scratch.words[0], tables[0], W, role_preset, seed,
-        game, cfg, q, opts,
+        game, cfg, q, opts, mix,
     )  # fmt: skip
 
 
@@ -509,17 +545,23 @@ class Decision(NamedTuple):
     options: np.ndarray  # int64[options, N_OPT]
 
 
-def searched_decision(tables, state, strategy, seed: int = 0, game: int = 0) -> Decision:
+def searched_decision(
+    tables, state, strategy, seed: int = 0, game: int = 0, rows: np.ndarray | None = None
+) -> Decision:
     """The decision a `search:` strategy (strategies.presets.Strategy) takes at the paused
     `state` (a record with S_PAUSED set: kernel.play_on returned at a searching seat's
-    decision); tables: pack_tables(theme.tables); `state` is left unchanged."""
+    decision); tables: pack_tables(theme.tables); `state` is left unchanged. A mixed
+    strategy's game drew `rows` (int64[4], the row of its mixture each role plays)."""
     start = new_states(1)
     start[0] = state
     opts = np.zeros((MAX_ACTIONS + 1, N_OPT), np.int64)
+    mixed = strategy.mixture
+    W, mix = (strategy.matrix, NO_MIX) if mixed is None else (mixed.rows, mixed.table())
     with np.errstate(over="ignore"):
         code = decide_once(
-            copies(start), copies(new_states(1)), tables, strategy.matrix,
-            strategy.role_preset, seed, game, strategy.search_config(), opts,
+            copies(start), copies(new_states(1)), tables, W,
+            strategy.role_preset if rows is None else np.asarray(rows, np.int64), seed, game,
+            strategy.search_config(), opts, mix,
         )  # fmt: skip
     m = int(np.argmax(opts[:, 0] < 0)) if (opts[:, 0] < 0).any() else len(opts)
     return Decision(int(code), int(start[0].s[S_BASE]), opts[:m].copy())

@@ -46,12 +46,12 @@ against a mixed profile replaces that role's row in every profile of it (the oth
 draw theirs), and a mixed end is written as a mixture file (out/SIDE_low.json) that
 `--strategy PATH.json` replays.
 
-Beyond the family (`spot_check` deals, 0: off): the start and each pure profile within
-epsilon are also played with one seat of each role searching by rollouts (`search:BASE`, BASE the
+Beyond the family (`spot_check` deals, 0: off): the start and each profile within epsilon
+are also played with one seat of each role searching by rollouts (`search:BASE`, BASE the
 profile's own preset for the role, simcore.studies.search_gain) against the profile's own
 play on the same deals, every profile on the same deals; each profile's answer is saved
-under `shared`, named by its request, and not replayed. A mixed profile is not spot-checked:
-a search seat's rollouts need one row per role, and which profile a game drew is hidden.
+under `shared`, named by its request, and not replayed. Against a mixed profile the seat's
+worlds draw the others' rows from the mixture (simcore.engine.search.world_rows).
 
 Shipped bands are data: strategies/bands/THEME.json lists a theme's bands (one row per
 player count and side, rates in points) and names its end presets, which lie beside it
@@ -257,7 +257,7 @@ def band(
     bands of several sides of one table can share, as they can share `asked` (the answers
     to the requests met so far, by request: one met again is neither searched nor counted
     again); spot_check: deals per role of the search seat's check (`search`'s settings,
-    default Search()) of the start and each pure profile within epsilon, 0: none."""
+    default Search()) of the start and each profile within epsilon, 0: none."""
     theme = load_theme(theme_id)
     check_players(theme, players)
     if side not in WINNERS:
@@ -337,7 +337,7 @@ def band(
 
     def measured(name: str, spec: str, profile: Profile) -> End:
         """A profile's rates on the fresh deals, its exploitability per role and, when asked
-        (the start, or a profile within epsilon; a pure one), the search seat's spot-check."""
+        (the start, or a profile within epsilon), the search seat's spot-check."""
         won = measure(table, profile, role_rows, fresh, final_games)
         cost["final"] += final_games
         k = int(np.count_nonzero(won == WINNERS.index(side)))
@@ -350,11 +350,12 @@ def band(
             exploit[role] = {"gain": res.gain, "gain_low": res.gain_low, "gain_high": res.gain_high}
         within = all(e["gain"] <= epsilon for e in exploit.values())
         spot = None
-        pure = not isinstance(profile, Mixture)
-        if spot_check and pure and (within or name == "start"):
+        if spot_check and (within or name == "start"):
             if progress:
                 progress(f"{side} {name}: a search seat in each role, {spot_check:,} deals")
-            key = "spot-" + _digest(theme, players, profile, seed, spot_check, settings(search))
+            key = "spot-" + _digest(
+                theme, players, _values(profile), seed, spot_check, settings(search)
+            )
             if key not in asked:
                 asked[key] = _spot_check(theme_id, players, spec, spot_check, search,
                                          sub_seed(seed, "band", "spot"), shared / f"{key}.json",

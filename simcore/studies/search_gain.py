@@ -2,7 +2,9 @@
 (`search:BASE`, simcore.engine.search) gains against a field, per role.
 
 For each role, one seat of it (the first clockwise from the leader) plays `search:F`, F
-being the field's own preset for the role, and every other seat plays the field; the same
+being the field's own preset for the role, and every other seat plays the field (against
+a mixed field, a mixture file: F is the row the game drew for the role, and the seat's
+worlds draw the others' rows from the mixture, simcore.engine.search.world_rows); the same
 deals are played with the field's own play in that seat, and the gain is the paired
 difference of that seat's wins (its side's), with a 95% interval (simcore.stats). The
 games are played in chunks, each its own seed for both arms (common random numbers), so a
@@ -192,9 +194,12 @@ def paired_arms(
     b = seat_won(base)
     out = []
     for search in searches:
-        by_role = dict(zip(ROLES, field.by_role, strict=True))
-        by_role[role] = search_spec(search, by_role[role])
-        searching = resolve_strategy(by_role, players, theme.plays_as)
+        if field.mixture is not None:  # the seat searches over its own draw of the mixture
+            searching = replace(field, search=replace(search, seats="one"), search_roles=1 << r)
+        else:
+            by_role = dict(zip(ROLES, field.by_role, strict=True))
+            by_role[role] = search_spec(search, by_role[role])
+            searching = resolve_strategy(by_role, players, theme.plays_as)
         works = [Work(theme, players, searching, s, n) for s, n in deals]
         t0 = time.perf_counter()
         done = list(play_all(works, backend))
@@ -239,7 +244,7 @@ def field_and_roles(
             raise ValueError(
                 f"no {r} at {players} players in {theme.id!r} (roles: {', '.join(at)})"
             )
-    field = resolve_strategy(strategy, players, theme.plays_as)
+    field = resolve_strategy(strategy, players, theme.plays_as, mixed=True)
     if field.search:
         raise ValueError("the field of exploit --method search cannot search itself")
     return theme, field, roles or at
