@@ -299,7 +299,7 @@ def band(
         return asked[key], games, again
 
     moves: list[Move] = []
-    ends = {}  # profile name ("low", "also1_high", ...) -> its profile
+    ends = {}  # profile name ("low", "also1_high", ...) -> (the spec it was searched from, its profile)
     for origin, first in firsts.items():
         for end in ENDS if rounds else ():
             name = end if origin == "start" else f"{origin}_{end}"
@@ -332,7 +332,7 @@ def band(
                                           games, again))  # fmt: skip
                 if not pushed:  # the profile is as the round found it: the next asks the same
                     break
-            ends[name] = profile
+            ends[name] = (origins[origin], profile)
     fresh = sub_seed(seed, "band", "final")
 
     def measured(name: str, spec: str, profile: Profile) -> End:
@@ -371,9 +371,9 @@ def band(
     profiles = {
         name: measured(name, origins[name], _profile(first)) for name, first in firsts.items()
     }
-    for name, profile in ends.items():
+    for name, (origin, profile) in ends.items():
         label = f"{side}_{name}"
-        spec = _save_preset(folder, label, players, profile, theme.id, side, name, epsilon, start)
+        spec = _save_preset(folder, label, players, profile, theme.id, side, name, epsilon, origin)
         profiles[name] = measured(name, spec, profile)
     answer = Band(
         theme.id, players, side, epsilon, start, profiles["start"].rate, fresh, final_games,
