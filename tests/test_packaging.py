@@ -33,6 +33,9 @@ BANDS = sorted(  # shipped bands: THEME.json and its end presets
     p.name for p in (ROOT / "strategies" / "bands").iterdir() if p.suffix in (".json", ".toml")
 )
 MIXTURES = sorted(p.name for p in (ROOT / "strategies" / "mixtures").glob("*.json"))
+BAND_MIXTURES = sorted(  # shipped bands' mixed ends
+    p.name for p in (ROOT / "strategies" / "bands" / "mixtures").glob("*.json")
+)
 SOURCES = ("pyproject.toml", "README.md", "simcore", "strategies", "reports", "configs")
 
 # run in the unpacked wheel; prints what it found as JSON (the test compares it)
@@ -125,6 +128,10 @@ def test_wheel_holds_every_shipped_file_verbatim(wheel):
         **{f"strategies/tuned/{t}.toml": f"strategies/tuned/{t}.toml" for t in TUNED},
         **{f"strategies/bands/{b}": f"strategies/bands/{b}" for b in BANDS},
         **{f"strategies/mixtures/{m}": f"strategies/mixtures/{m}" for m in MIXTURES},
+        **{
+            f"strategies/bands/mixtures/{m}": f"strategies/bands/mixtures/{m}"
+            for m in BAND_MIXTURES
+        },
         **{
             f"reports/templates/{p.name}": f"reports/templates/{p.name}"
             for p in (ROOT / "reports" / "templates").glob("*.html")
