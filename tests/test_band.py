@@ -445,3 +445,22 @@ def test_pushes_against_a_mixed_profile_replace_its_rows(mixture_file, tmp_path)
         kept = any(m.kept for m in b.moves if m.end == name)
         assert (len(load_mixture(end.strategy, 4).rows) > 8) == kept
         assert end.rate == renegade_rate(end.strategy, 300, b.final_seed)
+
+
+def test_check_seeds_take_the_largest_gain_of_several_searches(tmp_path):
+    """--check-seeds K: each role's check is K best responses with their own seeds, and the
+    largest gain counts (one search is a lower bound); the first is the one-seed check."""
+    asked: dict = {}
+    kw = dict(epsilon=0.01, seed=3, rounds=0, check=BUDGET, final_games=4000, table=ToyTable(),
+              shared=tmp_path / "searches", asked=asked)  # fmt: skip
+    one = band("classic", 4, "leader", out=tmp_path / "one", **kw)
+    two = band("classic", 4, "leader", out=tmp_path / "two", check_seeds=2, **kw)
+    assert set(two.profiles) == {"start"} and two.reused == 3  # the first searches: one's
+    assert two.cost["check"] == one.cost["check"]  # the second searches only
+    differ = 0  # (the renegade wins 20% whatever he does: his gains are 0 both times)
+    for role, e in two.profiles["start"].exploit.items():
+        first, second = e["gains"]
+        assert first == one.profiles["start"].exploit[role]["gain"]
+        assert e["gain"] == max(first, second)
+        differ += first != second
+    assert differ >= 1

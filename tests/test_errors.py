@@ -1069,6 +1069,11 @@ def test_band_bad_spot_check(tmp_path):
     assert not (tmp_path / "b").exists()  # nothing written
 
 
+def test_band_bad_check_seeds(tmp_path):
+    check("band-bad-check-seeds", cli("band", "--check-seeds", "0", "--out", tmp_path / "b"))
+    assert not (tmp_path / "b").exists()  # nothing written
+
+
 def test_bands_file_unreadable(tmp_path):
     (tmp_path / "classic.json").write_text('{"bands": 3}')
     result = runner.invoke(app, ["band", "--shipped"], env={"BANGSIM_BANDS": str(tmp_path)})

@@ -608,6 +608,14 @@ def band(
             "2-core machine per deal and role at 5 players (docs/strategies.md).",
         ),
     ] = 0,
+    check_seeds: Annotated[
+        int,
+        typer.Option(
+            help="Best responses per role in each profile's check, each with its own seed; "
+            "the largest gain counts (one search finds one optimum: its gain is a lower "
+            "bound). Each adds a search per role and profile.",
+        ),
+    ] = 1,
     spot_worlds: Annotated[int, worlds_option("--spot-check")] = Search.worlds,
     spot_budget: Annotated[int, rollouts_option("--spot-check")] = Search.budget,
     backend_name: BackendName = "local",
@@ -670,6 +678,8 @@ def band(
         fail(f"--rounds must be at least 0, got {rounds}")
     if spot_check < 0:
         fail(f"--spot-check is a number of deals, at least 0, got {spot_check}")
+    if check_seeds < 1:
+        fail(f"--check-seeds is a number of searches, at least 1, got {check_seeds}")
     try:
         search = Search.parse(f"search@worlds={spot_worlds}@budget={spot_budget}@seats=one")
     except ValueError as e:
@@ -708,6 +718,7 @@ def band(
                     spot_check=spot_check,
                     search=search,
                     also=also or (),
+                    check_seeds=check_seeds,
                 )  # fmt: skip
             )
         for b in results if ship else []:

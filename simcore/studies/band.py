@@ -18,8 +18,10 @@ another seed or another start, `bangsim tune --method psro`), searched alike:
    not kept leaves the profile as it was, with nothing to respond to (the ends' checks in 3
    measure how near an equilibrium the profile is);
 3. the end profile's side rates are measured on fresh deals, and its exploitability inside
-   the parameter family per role (a best response each), so a reader sees how near an
-   equilibrium each end is: an end whose role gains exceed epsilon is flagged;
+   the parameter family per role (a best response each, or the largest gain of
+   `check_seeds` searches with their own seeds: a search lands on one optimum, and its gain
+   is a lower bound), so a reader sees how near an equilibrium each end is: an end whose
+   role gains exceed epsilon is flagged;
 4. the band runs from the lowest to the highest rate over the start profile (measured and
    checked the same way, on the same deals) and the other profiles (`also` and the searched
    ends) that are within epsilon:
@@ -248,6 +250,7 @@ def band(
     spot_check: int = 0,
     search: Search | None = None,
     also: tuple[str, ...] | list[str] = (),
+    check_seeds: int = 1,
 ) -> Band:
     """The band of `side`'s win rate at (theme, players), from the profile `start` and the
     profiles `also` (specs --strategy accepts, mixture files among them): see the module
@@ -257,7 +260,9 @@ def band(
     bands of several sides of one table can share, as they can share `asked` (the answers
     to the requests met so far, by request: one met again is neither searched nor counted
     again); spot_check: deals per role of the search seat's check (`search`'s settings,
-    default Search()) of the start and each profile within epsilon, 0: none."""
+    default Search()) of the start and each profile within epsilon, 0: none;
+    check_seeds: best responses per role of each profile's check, each with its own seed,
+    the largest gain counting (one search is a lower bound of the role's gain)."""
     theme = load_theme(theme_id)
     check_players(theme, players)
     if side not in WINNERS:
@@ -266,6 +271,8 @@ def band(
         raise ValueError(f"epsilon must be a share in (0, 1), got {epsilon!r}")
     if spot_check < 0:
         raise ValueError(f"spot_check is a number of deals, at least 0, got {spot_check!r}")
+    if check_seeds < 1:
+        raise ValueError(f"check_seeds is a number of searches, at least 1, got {check_seeds!r}")
     table = table or EngineTable(theme, players, backend)
     if rounds < 0:
         raise ValueError(f"rounds is a number of rounds of pushes, at least 0, got {rounds!r}")
@@ -283,11 +290,13 @@ def band(
     cost = dict.fromkeys(STAGES, 0)
     reused = 0
 
-    def searched(profile: Profile, role: str, aim: str, budget, stage: str):
-        """The best response of `role` with `aim` against `profile` (_respond), searched
-        unless asked before; (it, the games it cost here, whether it was asked before)."""
+    def searched(profile: Profile, role: str, aim: str, budget, stage: str, k: int = 0):
+        """The best response of `role` with `aim` against `profile` (_respond; k > 0: the
+        k-th other search of the same request, with its own seed), searched unless asked
+        before; (it, the games it cost here, whether it was asked before)."""
         nonlocal reused
-        key = _digest(theme, players, _values(profile), seed, role, aim, budget or {})
+        request = (seed, role, aim, budget or {}) + ((k,) if k else ())
+        key = _digest(theme, players, _values(profile), *request)
         again = key in asked
         if not again:
             asked[key] = _respond(theme_id, players, profile, role, aim, budget,
@@ -346,8 +355,12 @@ def band(
             progress(f"{side} {name}: the profile's exploitability")
         exploit = {}
         for role in roles:
-            res, _, _ = searched(profile, role, OWN, check, "check")
+            # each search is a lower bound of the role's gain: the largest of check_seeds
+            found = [searched(profile, role, OWN, check, "check", k)[0] for k in range(check_seeds)]
+            res = max(found, key=lambda f: f.gain)
             exploit[role] = {"gain": res.gain, "gain_low": res.gain_low, "gain_high": res.gain_high}
+            if check_seeds > 1:
+                exploit[role]["gains"] = [f.gain for f in found]
         within = all(e["gain"] <= epsilon for e in exploit.values())
         spot = None
         if spot_check and (within or name == "start"):
