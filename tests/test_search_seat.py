@@ -182,29 +182,38 @@ def test_a_game_s_decision_log_holds_each_searched_decision():
     assert full[-1, 0] == LOG_FULL
 
 
-def test_its_decisions_ignore_what_it_cannot_see():
-    """At real mid-game decisions of a searching seat, permuting other hands, the draw pile
-    and the hidden roles changes neither the option taken nor any option's rollout wins."""
-    strategy = resolve_strategy("search@worlds=2@budget=12:basic")
+def searching_states(n: int, strategy_of):
+    """Real mid-game decisions of a searching seat: each of games 0 .. n-1 (classic, 6
+    players, `basic`, seed 3) paused at a seat's next decision, that seat searching with
+    strategy_of(its role); yields (game, the paused state, the strategy)."""
     tables = pack_tables(load_theme("classic").tables)
-    rng = np.random.default_rng(0)
-    checked = 0
-    games = np.arange(16)
+    games = np.arange(n)
     states = paused_games("classic", 6, 3, games, 4 + games % 12, strategy="basic")
     for g, G in zip(games, states, strict=True):
         if G.s[S_OVER]:
             continue
         p = int(G.s[S_CUR])
+        strategy = strategy_of(int(G.role[p]))
         G.s[S_SEARCH] = 1 << p
         G.s[S_SEARCH_KINDS] = strategy.search_config()[3]
         with np.errstate(over="ignore"):
             kernel.play_on(G, tables[0], NO_STOP)
-        if not G.s[S_PAUSED]:
-            continue
-        before = searched_decision(tables, G, strategy, seed=3, game=int(g))
+        if G.s[S_PAUSED]:
+            yield int(g), G, strategy
+
+
+def test_its_decisions_ignore_what_it_cannot_see():
+    """At real mid-game decisions of a searching seat, permuting other hands, the draw pile
+    and the hidden roles changes neither the option taken nor any option's rollout wins."""
+    searching = resolve_strategy("search@worlds=2@budget=12:basic")
+    tables = pack_tables(load_theme("classic").tables)
+    rng = np.random.default_rng(0)
+    checked = 0
+    for g, G, strategy in searching_states(16, lambda role: searching):
+        before = searched_decision(tables, G, strategy, seed=3, game=g)
         for _ in range(2):
-            permute_hidden(G, p, rng, signed=True)
-            after = searched_decision(tables, G, strategy, seed=3, game=int(g))
+            permute_hidden(G, int(G.s[S_CUR]), rng, signed=True)
+            after = searched_decision(tables, G, strategy, seed=3, game=g)
             assert after.code == before.code
             assert np.array_equal(after.options, before.options)
         checked += 1
@@ -287,29 +296,19 @@ def test_against_a_mixed_field_its_decisions_ignore_the_others_draw():
     """Against a mixed field the seat cannot see which profile the game drew for the others:
     its decisions are the same whichever it was (the worlds draw the others' rows from the
     mixture, given its own row), and differ from those against the pure field it drew."""
-    tables = pack_tables(load_theme("classic").tables)
-    checked = differs = 0
-    games = np.arange(14)
-    states = paused_games("classic", 6, 3, games, 4 + games % 12, strategy="basic")
-    for g, G in zip(games, states, strict=True):
-        if G.s[S_OVER]:
-            continue
-        p = int(G.s[S_CUR])
-        own = int(G.role[p])
+
+    def mixed_search(own: int) -> Strategy:
         mixed = basic_and_smart(own)
         field = Strategy(("x.json",) * 4, 6, None, mixed.rows[:4], mixture=mixed)
-        strategy = replace(field, search=Search(2, 12), search_roles=1 << own)
-        G.s[S_SEARCH] = 1 << p
-        G.s[S_SEARCH_KINDS] = strategy.search_config()[3]
-        with np.errstate(over="ignore"):
-            kernel.play_on(G, tables[0], NO_STOP)
-        if not G.s[S_PAUSED]:
-            continue
-        a, b = (searched_decision(tables, G, strategy, 3, int(g), rows) for rows in mixed.profiles)
+        return replace(field, search=Search(2, 12), search_roles=1 << own)
+
+    tables = pack_tables(load_theme("classic").tables)
+    checked = differs = 0
+    for g, G, strategy in searching_states(14, mixed_search):
+        profiles = strategy.mixture.profiles
+        a, b = (searched_decision(tables, G, strategy, 3, g, rows) for rows in profiles)
         assert a.code == b.code and np.array_equal(a.options, b.options)
         pure = replace(strategy, mixture=None)
-        differs += not np.array_equal(
-            searched_decision(tables, G, pure, 3, int(g)).options, a.options
-        )
+        differs += not np.array_equal(searched_decision(tables, G, pure, 3, g).options, a.options)
         checked += 1
     assert checked >= 6 and differs >= 1
