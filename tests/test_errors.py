@@ -739,6 +739,10 @@ def test_mixture_not_here(mixture_file):
     check("mixture-not-here", cli("tune", "--players", "5", "--field", mixture_file))
 
 
+def test_exploit_bad_searches():
+    check("exploit-bad-searches", cli("exploit", "--searches", "0"))
+
+
 def test_exploit_bad_method():
     check("exploit-bad-method", cli("exploit", "--method", "grid"))
 

@@ -133,6 +133,21 @@ def test_exploitability_of_crippled_outlaws_is_in_the_outlaws(crippled):
     assert result.as_dict()["roles"]["outlaw"]["gain"] == gains["outlaw"].gain
 
 
+def test_several_searches_a_role_count_the_largest_gain(crippled, tmp_path):
+    """exploitability(searches=K): K best responses a role, each with its own seed; the
+    first is the one-search answer (its folder and seed), and the largest gain counts."""
+    br = TINY | {"final_games": 1000}
+    one = search.exploitability(crippled, "classic", 4, 2, tmp_path, br, roles=["outlaw"])
+    two = search.exploitability(crippled, "classic", 4, 2, tmp_path, br, roles=["outlaw"],
+                                searches=2)  # fmt: skip
+    first, second = two.gains["outlaw"]
+    assert first == one.roles[0].gain and first != second
+    assert two.roles[0].gain == max(first, second) == two.as_dict()["roles"]["outlaw"]["gain"]
+    assert two.as_dict()["roles"]["outlaw"]["gains"] == [first, second]
+    assert "gains" not in one.as_dict()["roles"]["outlaw"]
+    assert (tmp_path / "outlaw-1").is_dir()
+
+
 def test_tune_and_exploit_commands(crippled, tmp_path):
     runner = CliRunner()
     tiny = ["--generations", "2", "--games-min", "64", "--games-max", "96", "--final-games", "300"]

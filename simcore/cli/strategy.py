@@ -355,6 +355,13 @@ def exploit(
     games_min: GamesMin = 1000,
     games_max: GamesMax = 8000,
     final_games: FinalGames = 40_000,
+    searches: Annotated[
+        int,
+        typer.Option(
+            help="--method params: best responses per role, each with its own seed; the "
+            "largest gain counts (a search finds one optimum: its gain is a lower bound)."
+        ),
+    ] = 1,
     games: Annotated[
         int, typer.Option(help="--method search: deals per role, played both ways.")
     ] = SEARCH_GAMES,
@@ -414,6 +421,8 @@ def exploit(
         fail("--games must be at least 2")
     if by_kind and method != "search":
         fail(f"--by-kind goes with --method search, not --method {method}")
+    if searches < 1:
+        fail(f"--searches is a number of best responses, at least 1, got {searches}")
     try:
         if resolve_strategy(strategy, mixed=True).search:
             fail(
@@ -446,6 +455,7 @@ def exploit(
             inside = exploitability(
                 strategy, theme, players, seed, out, budget_,
                 announce("searching the {role}'s best response ..."), backend, roles=roles,
+                searches=searches,
             )  # fmt: skip
         if by_kind:
             rows = [(k,) for k in search.kinds] if kinds else None
@@ -473,9 +483,15 @@ def exploit(
     if beyond is None:
         typer.echo(f"exploitability of {strategy} ({inside.theme}, {players} players):")
         for r in inside.roles:
+            each = inside.gains.get(r.settings.role)
             typer.echo(
                 f"  {r.settings.role:<8} {100 * r.baseline_rate:5.1f}% -> "
                 f"{100 * r.answer_rate:5.1f}%  gain {pts(r.gain, r.gain_low, r.gain_high)}"
+                + (
+                    f"  (the largest of {', '.join(f'{100 * g:+.1f}' for g in each)})"
+                    if each
+                    else ""
+                )
             )
         typer.echo(f"  total    {pts(inside.total, inside.total_low, inside.total_high)}")
         return

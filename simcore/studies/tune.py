@@ -696,6 +696,8 @@ class Exploit:
     total: float  # the gains summed over the roles
     total_low: float
     total_high: float
+    # with several searches a role (exploitability's `searches`): every search's gain, by role
+    gains: dict[str, list[float]] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -712,6 +714,7 @@ class Exploit:
                     "games": r.games_used,
                     "seconds": r.seconds,
                 }
+                | ({"gains": self.gains[r.settings.role]} if r.settings.role in self.gains else {})
                 for r in self.roles
             },
             "total": self.total,
@@ -731,20 +734,32 @@ def exploitability(
     backend: Backend | None = None,
     table: Any = None,
     roles: list[str] | None = None,
+    searches: int = 1,
 ) -> Exploit:
     """Per role (those at the table, or `roles`), a best response to `strategy` (every
     other seat plays it); the total sums the gains, its interval from the roles'
-    (independent deals) half-widths in quadrature. `backend`, `table`: as best_response's."""
+    (independent deals) half-widths in quadrature. `backend`, `table`: as best_response's.
+    searches: best responses a role, each with its own seed (the first is the one-search
+    answer), the largest gain counting: a search lands on one optimum, and its gain is a
+    lower bound of what the role can gain."""
+    if searches < 1:
+        raise ValueError(f"searches is a number of best responses, at least 1, got {searches!r}")
     theme = load_theme(theme_id)
     check_players(theme, players)
     results = []
+    gains = {}
     for role in roles or roles_at(theme, players):
         if progress:
             progress(role)
-        settings = Settings(theme_id, players, role, strategy, sub_seed(seed, role), **(br or {}))
-        results.append(
-            best_response(settings, out / role if out else None, backend=backend, table=table)
-        )
+        found = []
+        for k in range(searches):
+            where = (out / (role if k == 0 else f"{role}-{k}")) if out else None
+            role_seed = sub_seed(seed, role) if k == 0 else sub_seed(seed, role, k)
+            settings = Settings(theme_id, players, role, strategy, role_seed, **(br or {}))
+            found.append(best_response(settings, where, backend=backend, table=table))
+        results.append(max(found, key=lambda r: r.gain))
+        if searches > 1:
+            gains[role] = [r.gain for r in found]
     total = sum(r.gain for r in results)
     half = math.sqrt(sum(((r.gain_high - r.gain_low) / 2) ** 2 for r in results))
-    return Exploit(strategy, theme.id, players, results, total, total - half, total + half)
+    return Exploit(strategy, theme.id, players, results, total, total - half, total + half, gains)
