@@ -431,7 +431,7 @@ def test_pushes_against_a_mixed_profile_replace_its_rows(mixture_file, tmp_path)
         np.delete(new.profiles, R_RENEGADE, 1), np.delete(mixed.profiles, R_RENEGADE, 1)
     )
     assert np.array_equal(new.rows[:8], mixed.rows) and np.array_equal(new.rows[8], mixed.rows[4])
-    tiny = dict(generations=1, games_min=32, games_max=32)
+    tiny = dict(generations=1, games_min=32, games_max=32, final_games=300)
     b = band(
         "classic", 4, "renegade", out=tmp_path, epsilon=0.05, seed=2, push=tiny, respond=tiny,
         check=tiny, final_games=300, also=[str(mixture_file)],
