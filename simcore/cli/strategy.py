@@ -756,10 +756,13 @@ def band(
         )
         for end in b.profiles.values():
             gains = ", ".join(f"{r} {100 * e['gain']:+.1f}" for r, e in end.exploit.items())
+            beyond = f"  (a role gains more than {epsilon:g} points"
             flag = (
                 ""
                 if end.within
-                else f"  (a role gains more than {epsilon:g} points: not in the band)"
+                else f"{beyond}: the verdict the band is of, it stays in it)"
+                if end.end == "start"
+                else f"{beyond}: not in the band)"
             )
             typer.echo(
                 f"  {end.end:<5} {100 * end.rate:5.1f}%  {end.strategy}  best responses: {gains}{flag}"
