@@ -573,6 +573,7 @@ def band(
     also: Annotated[
         list[str] | None,
         typer.Option(
+            metavar="PROFILE",
             help="Another profile searched from like the start (repeatable): a near-"
             "equilibrium found another way, such as a PSRO mixture file from another seed "
             "or start (bangsim tune --method psro). The band spans every profile within "
