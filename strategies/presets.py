@@ -363,6 +363,14 @@ def _row(values: dict, where: str) -> np.ndarray:
     return vec
 
 
+def mixture_text(mixtures: dict[int, Mixture], made_by: str | None = None) -> str:
+    """A mixture file's text, as load_mixture reads it: what made it, when given, and per
+    player count its mixture."""
+    doc: dict[str, Any] = {} if made_by is None else {"made_by": made_by}
+    doc["players"] = {str(n): m.as_dict() for n, m in mixtures.items()}
+    return json.dumps(doc, indent=1) + "\n"
+
+
 def load_mixture(path: str, players: int | None) -> Mixture:
     """The mixture for `players` (None: the file's first) in a mixture file (the JSON that
     bangsim tune --method psro writes: {"players": {"5": Mixture.as_dict(), ...}})."""

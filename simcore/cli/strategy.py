@@ -223,7 +223,7 @@ def tune(
         iterate,
         psro,
     )
-    from strategies.presets import preset_toml, resolve_strategy
+    from strategies.presets import mixture_text, preset_toml, resolve_strategy
 
     budget = search_budget(generations, games_min, games_max, final_games)
     try:
@@ -282,7 +282,7 @@ def tune(
         try:
             if method == PSRO:
                 mixture, steps, meta = psro(*args, backend, keep=keep, meta_games=meta_games)
-                tables[n] = mixture.as_dict()
+                tables[n] = mixture
                 metas += meta
             else:
                 tables[n], steps = iterate(*args, backend, keep=keep)
@@ -307,8 +307,7 @@ def tune(
     )
     save(folder / "trail.json", json.dumps([asdict(s) for s in trail], indent=1) + "\n")
     if method == PSRO:
-        mixtures = {"made_by": header, "players": {str(n): m for n, m in tables.items()}}
-        save(folder / "mixture.json", json.dumps(mixtures, indent=1) + "\n")
+        save(folder / "mixture.json", mixture_text(tables, header))
         save(folder / "meta.json", json.dumps([asdict(m) for m in metas], indent=1) + "\n")
         for m in metas:
             typer.echo(

@@ -99,6 +99,7 @@ from strategies.presets import (
     Mixture,
     Search,
     Strategy,
+    mixture_text,
     preset_toml,
     resolve_strategy,
 )
@@ -458,9 +459,8 @@ def _write(folder: Path, name: str, players: int, profile: Profile, header: str)
     file folder/NAME.json; the --strategy spec that plays it."""
     folder.mkdir(parents=True, exist_ok=True)
     if isinstance(profile, Mixture):
-        doc = {"made_by": header, "players": {str(players): profile.as_dict()}}
         path = folder / f"{name}{MIXTURE_SUFFIX}"
-        write_atomic(path, (json.dumps(doc, indent=1) + "\n").encode())
+        write_atomic(path, mixture_text({players: profile}, header).encode())
         return str(path)
     path = folder / f"{name}.toml"
     write_atomic(path, preset_toml(name, {players: profile}, header).encode())

@@ -42,7 +42,7 @@ from simcore.runs.runfolder import RunFolderError, theme_digest
 from simcore.stats import paired_interval
 from simcore.studies.batch import SIDE_OF, EngineTable
 from strategies.params import KEYS, REAL, SEARCHED, param_index
-from strategies.presets import Mixture, preset_toml, resolve_strategy
+from strategies.presets import Mixture, mixture_text, preset_toml, resolve_strategy
 
 STATE = "search_state.pkl"
 RESULT = "result.json"
@@ -605,7 +605,7 @@ def psro(
             meta_games, folder,
         )  # fmt: skip
         metas.append(MetaGame(players, r + 1, len(won), won.size, seconds, len(mixture.weights)))
-        text = json.dumps({"players": {str(players): mixture.as_dict()}}, indent=1) + "\n"
+        text = mixture_text({players: mixture})
         answers = []
         for role in roles_at(theme, players):
             res, step = _respond(
