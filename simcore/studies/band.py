@@ -57,8 +57,9 @@ worlds draw the others' rows from the mixture (simcore.engine.search.world_rows)
 
 Shipped bands are data: strategies/bands/THEME.json lists a theme's bands (one row per
 player count and side, rates in points) and names its end presets, which lie beside it
-(THEME-Np-SIDE_END.toml; a mixed end as mixtures/THEME-Np-SIDE_END.json). `ship_band` adds a computed band there; `shipped_bands` reads them,
-from the folder BANGSIM_BANDS names when it is set (a designer's own bands, or a test's).
+(THEME-Np-SIDE_END.toml; a mixed end as mixtures/THEME-Np-SIDE_END.json). `ship_band` adds
+a computed band there; `shipped_bands` reads them, from the folder BANGSIM_BANDS names when
+it is set (a designer's own bands, or a test's).
 `replay` plays a band's end presets on a run's own deals, which is how reports show it.
 """
 
@@ -200,9 +201,8 @@ def measure(table: Any, profile: Profile, role_rows: np.ndarray, seed: int, game
     """Per game, the winning side of `profile` (pure: one row per role, played as role_rows
     says; or mixed: each game its own draw, as play_games plays a mixture file)."""
     if isinstance(profile, Mixture):
-        return table.winners(seed, profile.rows, profile.draw(seed, games), 0, 0, games, own=True)[
-            0
-        ]
+        drawn = profile.draw(seed, games)
+        return table.winners(seed, profile.rows, drawn, 0, 0, games, own=True)[0]
     W = np.vstack([profile, profile[0]])
     return table.winners(seed, W, role_rows, 0, 1, games)[0]
 
@@ -274,9 +274,9 @@ def band(
         raise ValueError(f"spot_check is a number of deals, at least 0, got {spot_check!r}")
     if check_seeds < 1:
         raise ValueError(f"check_seeds is a number of searches, at least 1, got {check_seeds!r}")
-    table = table or EngineTable(theme, players, backend)
     if rounds < 0:
         raise ValueError(f"rounds is a number of rounds of pushes, at least 0, got {rounds!r}")
+    table = table or EngineTable(theme, players, backend)
     origins = {"start": start} | {f"also{k}": spec for k, spec in enumerate(also, 1)}
     firsts = {
         name: resolve_strategy(spec, players, theme.plays_as, mixed=True)
@@ -309,7 +309,7 @@ def band(
         return asked[key], games, again
 
     moves: list[Move] = []
-    ends = {}  # profile name ("low", "also1_high", ...) -> (the spec it was searched from, its profile)
+    ends = {}  # profile name ("low", "also1_high", ...) -> (the spec searched from, the profile)
     for origin, first in firsts.items():
         for end in ENDS if rounds else ():
             name = end if origin == "start" else f"{origin}_{end}"
@@ -357,7 +357,7 @@ def band(
         exploit = {}
         for role in roles:
             # each search is a lower bound of the role's gain: the largest of check_seeds
-            found = [searched(profile, role, OWN, check, "check", k)[0] for k in range(check_seeds)]
+            found = [searched(profile, role, OWN, check, "check", i)[0] for i in range(check_seeds)]
             res = max(found, key=lambda f: f.gain)
             exploit[role] = {"gain": res.gain, "gain_low": res.gain_low, "gain_high": res.gain_high}
             if check_seeds > 1:
