@@ -2,6 +2,7 @@
 bands shipped as data (`band --ship`, `band --shipped`, BANGSIM_BANDS) and reports showing
 them (reports.bands)."""
 
+import itertools
 import json
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import simcore
 from reports.names import Names
 from reports.verdict import verdict_lines
 from simcore.cli import app
+from simcore.engine.theme import load_theme
 from simcore.engine.vocab import R_LEADER, R_OUTLAW, R_RENEGADE
 from simcore.studies.band import BANDS_ENV, ENDS, End, band, band_ends, shipped_bands
 from simcore.studies.tune import Aim, Space
@@ -375,6 +377,26 @@ def test_the_shipped_classic_band_replays_its_rates(monkeypatch):
         seats = simcore.simulate("classic", 5, b.final_games, b.final_seed, b.strategy(end))
         won = seats.filter(seat=0)["winner"] == "leader"
         assert 100 * float(won.mean()) == pytest.approx(rate, abs=1e-9), end
+
+
+def test_a_profile_that_ends_several_sides_is_replayed_once(monkeypatch):
+    """A report replays each distinct end profile of a table once (`tuned` ends all three
+    sides' bands at 4 players), and each side reads its ends off those games."""
+    import simcore.studies.band as band_module
+
+    monkeypatch.delenv(BANDS_ENV, raising=False)
+    played = []
+    play_all = band_module.play_all
+    monkeypatch.setattr(
+        band_module,
+        "play_all",
+        lambda works, backend: played.extend(works) or play_all(works, backend),
+    )
+    found = band_module.replay(load_theme("classic"), 4, 7, 300)
+    ends = {(b.side, end): b.strategy(end) for b in found.bands for end in ENDS}
+    assert len(played) == len(set(ends.values())) < len(ends)
+    for (k1, s1), (k2, s2) in itertools.combinations(ends.items(), 2):
+        assert (found.ends[k1] is found.ends[k2]) == (s1 == s2), (k1, k2)
 
 
 @pytest.fixture(scope="module")

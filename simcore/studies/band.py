@@ -634,18 +634,14 @@ def replay(
     if not bands:
         return None
     n = min(games, REPLAY_GAMES)
-    keys = [(b.side, end) for b in bands for end in ENDS]
+    ends = {(b.side, end): b.strategy(end) for b in bands for end in ENDS}
+    specs = list(dict.fromkeys(ends.values()))  # a profile that ends several sides plays once
     works = [
-        Work(
-            theme,
-            players,
-            resolve_strategy(b.strategy(end), players, theme.plays_as, mixed=True),
-            seed,
-            n,
-        )  # fmt: skip
-        for b in bands
-        for end in ENDS
+        Work(theme, players, resolve_strategy(s, players, theme.plays_as, mixed=True), seed, n)
+        for s in specs
     ]
     chars = len(theme.character_names)
-    tallies = [Tally.of(o, chars) for o in play_all(works, backend)]
-    return Replayed(bands, dict(zip(keys, tallies, strict=True)), n, tuple(theme.character_names))
+    tallies = dict(zip(specs, (Tally.of(o, chars) for o in play_all(works, backend)), strict=True))
+    return Replayed(
+        bands, {k: tallies[s] for k, s in ends.items()}, n, tuple(theme.character_names)
+    )
