@@ -8,14 +8,59 @@ about 70 functions, most of the 1-2 minutes a cold start took. KernelDispatcher 
 every argument as its plain type (int64, bool), so each function compiles once per
 argument types; LLVM still sees the constants where it inlines. The games are the same
 (tests/test_same_games.py) and the speed too (docs/speed.md).
+
+While it compiles, a call's return-value and exception slots are zeroed at the call only:
+numba zeroes every slot in the function's entry block too, and LLVM keeps those stores (the
+slots' addresses go to the callee), so `legal_actions` stored 54 zeros each time it was
+entered, whichever calls it then made. The same games, 4-7% more per CPU-second
+(docs/speed.md, "fifth round").
 """
 
+from contextlib import contextmanager
+
 from numba import config, types
+from numba.core import callconv, cgutils, debuginfo
 from numba.core.registry import CPUDispatcher
 
 
+def _alloca_at_use(builder, ty, size=None, name="", zfill=False):
+    """cgutils.alloca_once, zero-filled where it is used instead of also at the function's
+    entry: a call's return-value and exception slots are read only after that call. A slot
+    asked zero-filled (a try block's state, read on any path) keeps numba's entry fill."""
+    if zfill:
+        return cgutils.alloca_once(builder, ty, size=size, name=name, zfill=True)
+    if isinstance(size, int):
+        size = cgutils.intp_t(size)
+    with debuginfo.suspend_emission(builder), builder.goto_entry_block():
+        ptr = builder.alloca(ty, size=size, name=name)
+    builder.store(ty(None), ptr)
+    return ptr
+
+
+class _CallSlots:
+    """callconv's view of cgutils while the kernel compiles: slots zeroed at their call."""
+
+    def __getattr__(self, name):
+        return _alloca_at_use if name == "alloca_once" else getattr(cgutils, name)
+
+
+@contextmanager
+def _slots_zeroed_at_their_call():
+    before = callconv.cgutils  # compiles nest: a callee compiles while its caller is typed
+    callconv.cgutils = _CallSlots()
+    try:
+        yield
+    finally:
+        callconv.cgutils = before
+
+
 class KernelDispatcher(CPUDispatcher):
-    """A CPUDispatcher that drops the literal types of its callers' arguments."""
+    """A CPUDispatcher that drops the literal types of its callers' arguments and zeroes a
+    call's slots at the call only."""
+
+    def compile(self, sig):
+        with _slots_zeroed_at_their_call():
+            return super().compile(sig)
 
     def get_call_template(self, args, kws):
         args = tuple(types.unliteral(a) for a in args)
