@@ -365,18 +365,25 @@ def test_verdict_line_carries_the_band():
     assert "(band 30.0%–64.0%)" in line and "but not at the low end of its band" in line
 
 
-def test_the_shipped_classic_band_replays_its_rates(monkeypatch):
-    """The band that ships (classic, 5 players, the Sheriff's side) names end presets that
-    load and replay exactly its rates on its fresh deals."""
+def test_every_shipped_band_replays_its_rates(monkeypatch):
+    """Every band that ships (classic at 4 to 6 players, every side) names end presets that
+    load and replay exactly its rates on its fresh deals; each end profile of a table plays
+    once, every side's rate read off the same games."""
     monkeypatch.delenv(BANDS_ENV, raising=False)
-    (b,) = [x for x in shipped_bands("classic") if (x.players, x.side) == (5, "leader")]
-    assert b.low < b.centre + 1e-9 and b.low < b.high and b.start == "tuned"
+    bands = shipped_bands()
+    assert {(b.theme, b.players) for b in bands} >= {("classic", n) for n in (4, 5, 6)}
     # shipped before spot-checks existed: the row has none, and loads and lists without one
-    assert b.spot_check is None and "spot_check" not in b.row()
-    for end, rate in (("low", b.low), ("high", b.high)):
-        seats = simcore.simulate("classic", 5, b.final_games, b.final_seed, b.strategy(end))
-        won = seats.filter(seat=0)["winner"] == "leader"
-        assert 100 * float(won.mean()) == pytest.approx(rate, abs=1e-9), end
+    (b5,) = [b for b in bands if (b.theme, b.players, b.side) == ("classic", 5, "leader")]
+    assert b5.spot_check is None and "spot_check" not in b5.row()
+    winners = {}
+    for b in bands:
+        assert b.low <= b.centre <= b.high and b.start == "tuned"
+        for end, rate in (("low", b.low), ("high", b.high)):
+            deals = (b.theme, b.players, b.final_games, b.final_seed, b.strategy(end))
+            if deals not in winners:
+                winners[deals] = simcore.simulate(*deals).filter(seat=0)["winner"]
+            won = 100 * float((winners[deals] == b.side).mean())
+            assert won == pytest.approx(rate, abs=1e-9), (b.players, b.side, end)
 
 
 def test_a_profile_that_ends_several_sides_is_replayed_once(monkeypatch):
