@@ -64,21 +64,27 @@ def band_table(bands: dict[str, Replayed]) -> pl.DataFrame:
                     "band_low": low, "band_high": high, "band_games": found.games,
                     "shipped_low": b.low / 100, "shipped_high": b.high / 100,
                     "low_strategy": b.low_strategy, "high_strategy": b.high_strategy,
+                    "start_within": b.start_within,
                 }
             )  # fmt: skip
     schema = {
         "config": pl.String, "side": pl.String, "epsilon": pl.Float64, "band_low": pl.Float64,
         "band_high": pl.Float64, "band_games": pl.Int64, "shipped_low": pl.Float64,
         "shipped_high": pl.Float64, "low_strategy": pl.String, "high_strategy": pl.String,
+        "start_within": pl.Boolean,
     }  # fmt: skip
     return pl.DataFrame(rows, schema=schema)
 
 
 def with_bands(sides: pl.DataFrame, bands: pl.DataFrame) -> pl.DataFrame:
-    """The sides table with `band_low` and `band_high` (null where no band applies)."""
-    return sides.join(
-        bands.select("config", "side", "band_low", "band_high"), on=["config", "side"], how="left"
-    )
+    """The sides table with `band_low`, `band_high`, `band_epsilon` and `start_within` (is
+    the configuration's own play within epsilon of every best response?), null where no
+    band applies or, for start_within, where its row does not say."""
+    ends = bands.select(
+        "config", "side", "band_low", "band_high", pl.col("epsilon").alias("band_epsilon"),
+        "start_within",
+    )  # fmt: skip
+    return sides.join(ends, on=["config", "side"], how="left")
 
 
 def robust_characters(characters: pl.DataFrame, bands: dict[str, Replayed]) -> pl.DataFrame:

@@ -208,10 +208,17 @@ def verdict_groups(
 
 
 def band_text(row: dict[str, Any]) -> str:
-    """ " (band 49.0%–64.0%)" for a sides row with a band (reports.bands), else ""."""
+    """ " (band 49.0%–64.0%)" for a sides row with a band (reports.bands), else ""; "; a
+    role gains more than 1 point against this play" added where the band's start, the
+    configuration's own play, is not within its epsilon."""
     if row.get("band_low") is None:
         return ""
-    return f" (band {pct(row['band_low'])}–{pct(row['band_high'])})"
+    beyond = ""
+    if row.get("start_within") is False:
+        beyond = (
+            f"; a role gains more than {100 * row['band_epsilon']:g} point(s) against this play"
+        )
+    return f" (band {pct(row['band_low'])}–{pct(row['band_high'])}{beyond})"
 
 
 def _line(top, top_rows, weaker, rows, names: Names, targets: Targets | None) -> str:

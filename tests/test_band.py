@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 import simcore
 from reports.names import Names
-from reports.verdict import verdict_lines
+from reports.verdict import band_text, verdict_lines
 from simcore.cli import app
 from simcore.engine.theme import load_theme
 from simcore.engine.vocab import R_LEADER, R_OUTLAW, R_RENEGADE
@@ -315,7 +315,13 @@ def test_reports_show_bands_where_they_exist(shipped, run_folder, tmp_path, monk
     assert (row["config"], row["side"], row["band_games"]) == ("classic/4p/tuned", "renegade", 400)
     ends = [renegade_rate(b[e]["strategy"], 400, 1) for e in ("low", "high")]
     assert (row["band_low"], row["band_high"]) == pytest.approx((min(ends), max(ends)))
-    band = f"(band {100 * row['band_low']:.1f}%–{100 * row['band_high']:.1f}%)"
+    assert row["start_within"] == b["profiles"]["start"]["within"]
+    span = f"{100 * row['band_low']:.1f}%–{100 * row['band_high']:.1f}%"
+    (side,) = banded.tables["sides"].filter(config="classic/4p/tuned", side="renegade").to_dicts()
+    band = band_text(side).strip()
+    assert band.startswith(f"(band {span}") and (
+        ("a role gains more than 1 point(s) against this play" in band) != row["start_within"]
+    )
     lines = dict(zip(plain.configs, summary_lines(plain), strict=True))
     for config, line in zip(banded.configs, summary_lines(banded), strict=True):
         if config == "classic/4p/tuned":
@@ -330,7 +336,7 @@ def test_reports_show_bands_where_they_exist(shipped, run_folder, tmp_path, monk
     robust = banded.tables["characters"].filter(pl.col("robust").is_not_null())
     assert set(robust["config"]) == {"classic/4p/tuned"} and robust.height == 16
     text = grid_text(banded.tables["sides"], banded.names, style=False)
-    assert f"classic/tuned, 4 players, band over near-equilibria: Ren {band[6:-1]}".replace(
+    assert f"classic/tuned, 4 players, band over near-equilibria: Ren {span}".replace(
         "%", ""
     ) in text.replace("%", "")
     assert "5 players, band" not in text
@@ -363,6 +369,19 @@ def test_verdict_line_carries_the_band():
     low = bands.with_columns(pl.Series("band_low", [0.30, None, None]))
     (line,) = verdict_lines([], low, names)
     assert "(band 30.0%–64.0%)" in line and "but not at the low end of its band" in line
+    # the configuration's own play (the band's start) within epsilon of every best response,
+    # or not: the band says so
+    for within, said in (
+        (True, ""),
+        (None, ""),
+        (False, "; a role gains more than 1 point(s) against this play"),
+    ):
+        flagged = bands.with_columns(
+            pl.Series("band_epsilon", [0.01, None, None]),
+            pl.Series("start_within", [within, None, None], pl.Boolean),
+        )
+        (line,) = verdict_lines([], flagged, names)
+        assert f"(band 49.0%–64.0%{said})" in line
 
 
 def test_every_shipped_band_replays_its_rates(monkeypatch):

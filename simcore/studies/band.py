@@ -491,6 +491,9 @@ class ShippedBand:
     # the search seat's gains (points) over the start and each end, as Band.row() gives
     # them; None for a band shipped without a spot-check (rows written before it existed)
     spot_check: dict[str, Any] | None = None
+    # is the start itself within epsilon (no role's best response gains more)? It stays in
+    # the band either way, as the verdict the band is of; None for rows shipped before
+    start_within: bool | None = None
 
     def row(self) -> dict[str, Any]:
         """What `bangsim band --shipped --format json` lists (spot_check where made)."""
@@ -540,7 +543,7 @@ def _read_bands(path: Path) -> list[dict[str, Any]]:
 
 def _shipped(row: dict[str, Any], path: Path) -> ShippedBand:
     try:
-        optional = {"spot_check"}
+        optional = {"spot_check", "start_within"}
         fields = ShippedBand.__dataclass_fields__
         band = ShippedBand(**{k: row[k] for k in fields if k in row or k not in optional})
     except (KeyError, TypeError) as e:
@@ -585,6 +588,7 @@ def ship_band(answer: Band, folder: Path | None = None) -> ShippedBand:
         | {
             "centre": 100 * answer.centre,
             "start": answer.start,
+            "start_within": answer.profiles["start"].within,
             "final_seed": answer.final_seed,
             "final_games": answer.final_games,
         }
