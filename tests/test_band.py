@@ -385,9 +385,9 @@ def test_verdict_line_carries_the_band():
 
 
 def test_every_shipped_band_replays_its_rates(monkeypatch):
-    """Every band that ships (classic at 4 to 7 players) names end presets that
-    load and replay exactly its rates on its fresh deals; each end profile of a table plays
-    once, every side's rate read off the same games."""
+    """Every band that ships (classic at 4 to 7 players, Star Wars at 5) names end presets
+    that load and replay exactly its rates on its fresh deals; each end profile of a table
+    plays once, every side's rate read off the same games."""
     monkeypatch.delenv(BANDS_ENV, raising=False)
     bands = shipped_bands()
     assert {(b.theme, b.players) for b in bands} >= {("classic", n) for n in (4, 5, 6, 7)}
