@@ -648,6 +648,9 @@ def band(
     with the end profiles as --strategy specs (saved as presets in --out; a mixed one as a
     mixture file). --also adds profiles searched from the same way, such as PSRO mixtures
     from other seeds: the band spans them, so a verdict does not hang on one search's path.
+    With --side all (the default) each side's band spans every side's profiles within
+    epsilon, all measured on the same fresh deals: an end found by pushing the Outlaws'
+    rate can be the Sheriff's side's lowest.
     Rerun the same command to resume. --ship adds the bands found to the shipped ones, which
     reports show beside the rates; --shipped lists the shipped bands without searching.
     --spot-check N also plays, for the start and each end within epsilon, one seat of each
@@ -666,7 +669,7 @@ def band(
     """
     from simcore.engine.vocab import WINNERS
     from simcore.studies.band import band as search_band
-    from simcore.studies.band import bands_dir, ship_band, shipped_bands
+    from simcore.studies.band import bands_dir, ship_band, shipped_bands, span_sides, write_band
 
     check_text_or_json(output)
     if shipped:
@@ -737,6 +740,10 @@ def band(
                     check_seeds=check_seeds,
                 )  # fmt: skip
             )
+        if len(results) > 1:  # each side's band spans every side's profiles within epsilon
+            results = span_sides(results)
+            for b in results:
+                write_band(b, folder / b.side)
         for b in results if ship else []:
             ship_band(b)
     except ValueError as e:

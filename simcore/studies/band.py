@@ -27,7 +27,9 @@ another seed or another start, `bangsim tune --method psro`), searched alike:
    ends) that are within epsilon:
    an end the search could not keep near an equilibrium, or one that moved the wrong way
    (the re-responses after its pushes can take the side back past the start), does not
-   narrow or widen it.
+   narrow or widen it. The bands of several sides of one table (`bangsim band --side
+   all`) each span every side's profiles within epsilon (span_sides): they are measured
+   on the same deals, and a near-equilibrium found by pushing one side bounds them all.
 
 A best response is a function of its request: the role, its aim, the profile's values and
 the budget name its folder under `shared` and its seed. So a request met twice is searched
@@ -393,8 +395,47 @@ def band(
         theme.id, players, side, epsilon, start, profiles["start"].rate, fresh, final_games,
         *band_ends(profiles), profiles, moves, sum(cost.values()), cost, reused, list(also),
     )  # fmt: skip
-    write_atomic(folder / RESULT, (json.dumps(asdict(answer), indent=1) + "\n").encode())
+    write_band(answer, folder)
     return answer
+
+
+def write_band(answer: Band, folder: Path) -> None:
+    """The band as folder/band.json (RESULT)."""
+    write_atomic(Path(folder) / RESULT, (json.dumps(asdict(answer), indent=1) + "\n").encode())
+
+
+def span_sides(bands: list[Band]) -> list[Band]:
+    """The bands of several sides of one table, each spanning every side's profiles within
+    epsilon. A profile found by pushing one side's rate is a near-equilibrium whichever
+    rate is read from it, and every side's profiles are measured on the same fresh deals
+    (End.rates), so each side's band runs over all of them: the outlaws' pushed end can
+    be the Sheriff's side's lowest. Another side's profile joins a band as SIDE_NAME
+    (outlaw_low, ...) unless the band has a profile of the same spec (the start and the
+    `also` profiles are every side's)."""
+    first = bands[0]
+    same = ("theme", "players", "epsilon", "start", "final_seed", "final_games", "also")
+    for b in bands[1:]:
+        if any(getattr(b, k) != getattr(first, k) for k in same):
+            raise ValueError(
+                f"the {b.side} side's band is of another table, start or deals than the "
+                f"{first.side} side's: they cannot span each other's profiles"
+            )
+    spanned = []
+    for b in bands:
+        profiles = dict(b.profiles)
+        specs = {e.strategy for e in profiles.values()}
+        for other in bands:
+            for name, e in other.profiles.items() if other is not b else ():
+                if not e.within or e.strategy in specs:
+                    continue
+                k = round(e.rates[b.side] * b.final_games)
+                lo, hi = wilson_interval(k, b.final_games)
+                label = f"{other.side}_{name}"
+                profiles[label] = replace(e, end=label, rate=k / b.final_games, lower=lo, upper=hi)
+                specs.add(e.strategy)
+        low, high = band_ends(profiles)
+        spanned.append(replace(b, profiles=profiles, low=low, high=high))
+    return spanned
 
 
 def band_ends(profiles: dict[str, End]) -> tuple[End, End]:
