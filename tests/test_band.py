@@ -165,32 +165,37 @@ def test_the_band_spans_the_start_and_the_ends_within_epsilon():
     assert [e.end for e in band_ends(wide)] == ["start", "high"]
 
 
+def side_end(name, leader, within=True, spec=None):
+    """A profile giving the Sheriff's side `leader`, the outlaws the rest but 20%."""
+    rates = {"leader": leader, "outlaw": 0.8 - leader, "renegade": 0.2}
+    return End(name, spec or f"{name}.toml:{name}", 0, 0, 0, rates, {}, within)
+
+
+def side_band(side, **profiles):
+    """The band of `side` over `profiles` (side_end), as band() would answer it."""
+    profiles = {
+        k: replace(e, rate=e.rates[side], lower=e.rates[side], upper=e.rates[side])
+        for k, e in profiles.items()
+    }
+    low, high = band_ends(profiles)
+    return Band("classic", 4, side, 0.01, "tuned", 0.0, 9, 20_000, low, high, profiles)
+
+
+START = side_end("start", 0.34, spec="tuned")
+LEADER = side_band("leader", start=START, low=side_end("leader_low", 0.30),
+                   high=side_end("leader_high", 0.36))  # fmt: skip
+OUTLAW = side_band("outlaw", start=START, low=side_end("outlaw_low", 0.37, within=False),
+                   high=side_end("outlaw_high", 0.207))  # fmt: skip
+
+
 def test_every_side_s_band_spans_every_side_s_profiles_within_epsilon():
     """`band --side all`: a profile found by pushing the outlaws' rate is a near-equilibrium
     for the Sheriff's side's rate too, measured on the same deals, so the leader's band
     spans it (the shipped 4-player leader band missed the outlaws' end at 20.7%); a profile
     a role exploits beyond epsilon, or one the band holds already, does not join; bands of
     other deals refuse to span each other."""
-
-    def end(name, leader, within=True, spec=None):
-        rates = {"leader": leader, "outlaw": 0.8 - leader, "renegade": 0.2}
-        return End(name, spec or f"{name}.toml:{name}", 0, 0, 0, rates, {}, within)
-
-    def side_band(side, **profiles):
-        profiles = {
-            k: replace(e, rate=e.rates[side], lower=e.rates[side], upper=e.rates[side])
-            for k, e in profiles.items()
-        }
-        low, high = band_ends(profiles)
-        return Band("classic", 4, side, 0.01, "tuned", 0.0, 9, 20_000, low, high, profiles)
-
-    start = end("start", 0.34, spec="tuned")
-    leader = side_band("leader", start=start, low=end("leader_low", 0.30),
-                       high=end("leader_high", 0.36))  # fmt: skip
-    outlaw = side_band("outlaw", start=start, low=end("outlaw_low", 0.37, within=False),
-                       high=end("outlaw_high", 0.207))  # fmt: skip
-    assert leader.low.rate == 0.30 and outlaw.low.rate == pytest.approx(0.46)
-    spanned_leader, spanned_outlaw = span_sides([leader, outlaw])
+    assert LEADER.low.rate == 0.30 and OUTLAW.low.rate == pytest.approx(0.46)
+    spanned_leader, spanned_outlaw = span_sides([LEADER, OUTLAW])
     assert spanned_leader.low.end == "outlaw_high"
     assert spanned_leader.low.rate == pytest.approx(0.207)
     assert spanned_leader.low.lower < 0.207 < spanned_leader.low.upper
@@ -200,7 +205,30 @@ def test_every_side_s_band_spans_every_side_s_profiles_within_epsilon():
     assert spanned_outlaw.low.rate == pytest.approx(0.8 - 0.36)
     assert spanned_outlaw.high.rate == pytest.approx(0.8 - 0.207)
     with pytest.raises(ValueError, match="cannot span"):
-        span_sides([leader, replace(outlaw, final_seed=10)])
+        span_sides([LEADER, replace(OUTLAW, final_seed=10)])
+
+
+def test_band_command_spans_the_sides_it_searched(tmp_path, monkeypatch):
+    """`bangsim band --side all` prints and saves (SIDE/band.json) each side's band spanned
+    over every side's profiles within epsilon; one side alone is left as searched."""
+    searched = {"leader": LEADER, "outlaw": OUTLAW, "renegade": side_band("renegade", start=START)}
+    monkeypatch.setattr("simcore.studies.band.band", lambda _t, _p, side, *a, **k: searched[side])
+    out = tmp_path / "b"
+    args = ["band", "--players", "4", "--out", str(out), "--no-progress", "--format", "json"]
+    rows = {b["side"]: b for b in json.loads(invoke([*args, "--side", "all"], tmp_path).output)}
+    assert rows["leader"]["low"]["end"] == "outlaw_high"
+    assert rows["leader"]["row"]["low"] == pytest.approx(20.7)
+    assert rows["outlaw"]["row"]["low"] == pytest.approx(44.0)
+    assert set(rows["renegade"]["profiles"]) == {
+        "start",
+        "leader_low",
+        "leader_high",
+        "outlaw_high",
+    }
+    for side, b in rows.items():
+        assert json.loads((out / side / "band.json").read_text())["low"] == b["low"]
+    (alone,) = json.loads(invoke([*args, "--side", "leader"], tmp_path).output)
+    assert alone["row"]["low"] == pytest.approx(30.0)
 
 
 def test_band_rows_and_presets_replay(toy):
