@@ -2,9 +2,42 @@
 
 import hashlib
 import os
+import platform
+from collections.abc import Mapping
 from pathlib import Path
 
-import numba
+# The searches (bangsim tune, band, balance, exploit) draw their candidates through CMA-ES,
+# whose samples pass through an eigendecomposition of its covariance matrix; where the
+# spectrum is degenerate (most of it, early on) any basis is an answer, and numpy's
+# OpenBLAS picks one by the kernel it chooses for the CPU at load time. One request then
+# had two answers: OPENBLAS_CORETYPE Haswell (what OpenBLAS picks on the project's 2-core
+# AMD EPYC) and SkylakeX (what it picks on an AVX-512 Intel) gave a tune two answers. So the
+# kernel is pinned, before numpy loads, wherever it can run (x86-64 with AVX2 and FMA,
+# Linux) and the user has not chosen one: a search is then the same on every such machine.
+BLAS_KERNEL = "Haswell"
+
+
+def blas_kernel_env(environ: Mapping[str, str], machine: str, cpu_flags: set[str]) -> dict:
+    """The environment to add before numpy loads: OPENBLAS_CORETYPE pinned to BLAS_KERNEL
+    on an x86-64 CPU that runs it, unless already set; else nothing."""
+    runs = machine.lower() in ("x86_64", "amd64") and {"avx2", "fma"} <= cpu_flags
+    return {"OPENBLAS_CORETYPE": BLAS_KERNEL} if runs and "OPENBLAS_CORETYPE" not in environ else {}
+
+
+def _cpu_flags() -> set[str]:
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.partition(":")[2].split())
+    except OSError:
+        pass
+    return set()
+
+
+os.environ.update(blas_kernel_env(os.environ, platform.machine(), _cpu_flags()))
+
+import numba  # noqa: E402  (after the BLAS kernel is pinned: numba loads numpy)
 
 __all__ = ["simulate"]
 

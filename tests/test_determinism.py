@@ -3,6 +3,7 @@ thread count, chunking or backend (compiled or plain Python)."""
 
 import json
 import os
+import platform
 import subprocess
 import sys
 
@@ -70,3 +71,21 @@ def run_probe(disable_jit: bool) -> dict:
 def test_plain_python_equals_compiled():
     """NUMBA_DISABLE_JIT=1 (for debugging and coverage) plays the very same games."""
     assert run_probe(disable_jit=True) == run_probe(disable_jit=False)
+
+
+def test_the_blas_kernel_is_pinned_where_it_runs():
+    """A search's candidates pass through CMA-ES's eigendecomposition, whose basis OpenBLAS
+    picks by its kernel for the CPU: simcore pins the kernel (unless the user chose one)
+    on x86-64 CPUs that run it, so a search is the same on every such machine."""
+    avx2 = {"avx2", "fma", "sse2"}
+    assert simcore.blas_kernel_env({}, "x86_64", avx2) == {"OPENBLAS_CORETYPE": "Haswell"}
+    assert simcore.blas_kernel_env({}, "AMD64", avx2) == {"OPENBLAS_CORETYPE": "Haswell"}
+    assert simcore.blas_kernel_env({"OPENBLAS_CORETYPE": "Zen"}, "x86_64", avx2) == {}
+    assert simcore.blas_kernel_env({}, "x86_64", {"sse2", "avx"}) == {}  # it would not run
+    assert simcore.blas_kernel_env({}, "aarch64", avx2) == {}
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_CORETYPE"}
+    code = "import os, simcore; print(os.environ.get('OPENBLAS_CORETYPE'))"
+    seen = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert seen.returncode == 0, seen.stderr
+    pinned = simcore.blas_kernel_env({}, platform.machine(), simcore._cpu_flags())
+    assert seen.stdout.strip() == pinned.get("OPENBLAS_CORETYPE", "None")
