@@ -87,9 +87,10 @@ def test_band_finds_both_ends_of_a_known_band(toy):
     assert all(m.kept for m in pushes) and {m.end for m in pushes} == {"low", "high"}
     assert toy.low.rate <= toy.centre <= toy.high.rate
     assert set(toy.profiles) == {"start", "low", "high"}
-    # the others re-respond after a kept push only (the profile is unchanged by the rest)
+    # the others re-respond after a kept push only (the profile is unchanged by the rest;
+    # a push not kept, and so nothing to respond to: the noise table's test below)
     kept = sum(m.kept for m in toy.moves if m.kind == "push")
-    assert sum(m.kind == "respond" for m in toy.moves) == 2 * kept < 2 * 2 * 3
+    assert sum(m.kind == "respond" for m in toy.moves) == 2 * kept
 
 
 def test_a_check_a_re_response_already_made_is_not_searched_again(toy):

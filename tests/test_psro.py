@@ -71,7 +71,7 @@ class CycleTable:
 
 
 BUDGET = dict(generations=8, games_min=1000, games_max=3000, final_games=6000)
-ROUNDS = 5
+ROUNDS = 6
 
 
 @pytest.fixture(scope="module")
