@@ -9,9 +9,9 @@ from pathlib import Path
 # The searches (bangsim tune, band, balance, exploit) draw their candidates through CMA-ES,
 # whose samples pass through an eigendecomposition of its covariance matrix; where the
 # spectrum is degenerate (most of it, early on) any basis is an answer, and numpy's
-# OpenBLAS picks one by the kernel it chooses for the CPU at load time. One request then
-# had two answers: OPENBLAS_CORETYPE Haswell (what OpenBLAS picks on the project's 2-core
-# AMD EPYC) and SkylakeX (what it picks on an AVX-512 Intel) gave a tune two answers. So the
+# OpenBLAS picks one by the kernel it chooses for the CPU at load time. One tune request
+# had two answers: one under OPENBLAS_CORETYPE Haswell (what OpenBLAS picks on the
+# project's 2-core AMD EPYC), another under SkylakeX (what it picks with AVX-512). So the
 # kernel is pinned, before numpy loads, wherever it can run (x86-64 with AVX2 and FMA,
 # Linux) and the user has not chosen one: a search is then the same on every such machine.
 BLAS_KERNEL = "Haswell"
