@@ -490,7 +490,9 @@ def _mixed_strategy(path: str, players: int | None, theme: str | None, mixed: bo
 
 def preset_toml(name: str, tables: dict[int | None, np.ndarray], header: str = "") -> str:
     """A presets file holding `name`: for each player count (None: every count) a matrix
-    float64[4, N_PARAMS] whose row r is what role r plays. Loads back to the same values."""
+    float64[4, N_PARAMS] whose row r is what role r plays. Loads back to the same values, bit
+    for bit (a real is written as Python's shortest repr that reads back exactly), so a
+    profile reloaded from its file is the same search request as the one in memory."""
     lines = [f"# {line}" if line else "#" for line in header.splitlines()]
     lines += [f"[{name}]", f'description = "{name}"', ""]
     for players, matrix in tables.items():
@@ -498,6 +500,6 @@ def preset_toml(name: str, tables: dict[int | None, np.ndarray], header: str = "
             lines.append(f"[{name}.p{players}.{role}]" if players else f"[{name}.{role}]")
             for key in KEYS:
                 v = float(matrix[r, param_index(key)])
-                lines.append(f"{key} = {int(v) if KEYS[key].kind != 'real' else round(v, 6)}")
+                lines.append(f"{key} = {int(v) if KEYS[key].kind != 'real' else repr(v)}")
             lines.append("")
     return "\n".join(lines)

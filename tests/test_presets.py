@@ -16,7 +16,7 @@ from strategies.params import (
     P_VALUE,
     param_index,
 )
-from strategies.presets import load_presets, resolve_strategy
+from strategies.presets import load_presets, preset_toml, resolve_strategy
 
 ROOT = Path(__file__).resolve().parent.parent
 FILE = """
@@ -123,6 +123,19 @@ def test_shipped_presets_unchanged_by_the_new_format():
     smart = resolve_strategy("smart", 5)
     assert np.all(smart.matrix == load_presets()["smart"].base)
     assert smart.label() == "smart"
+
+
+def test_a_written_preset_reads_back_bit_for_bit(tmp_path):
+    """A profile saved by a search (a best response, a band's end) and read back is the same
+    request as the one in memory: every real value exactly, not rounded."""
+    matrix = resolve_strategy("tuned", 5).matrix.copy()
+    rng = np.random.default_rng(3)
+    for key, spec in KEYS.items():
+        if spec.kind == "real":
+            matrix[:, param_index(key)] = rng.uniform(spec.search_low, spec.search_high, 4)
+    path = tmp_path / "best.toml"
+    path.write_text(preset_toml("best", {5: matrix}, "a search's answer"))
+    assert np.array_equal(resolve_strategy(f"{path}:best", 5).matrix, matrix)
 
 
 def test_presets_shipped_for_a_theme_fall_back_to_classic(tmp_path, monkeypatch):
