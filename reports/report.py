@@ -47,7 +47,7 @@ from simcore.runs.runfolder import (
     read_manifest,
 )
 from simcore.studies.abilities import read_abilities
-from strategies.presets import tuned_theme
+from strategies.presets import borrowed_counts, tuned_theme
 
 REPORT_DIR = "report"
 FORMATS = ("html", "csv", "json")
@@ -748,25 +748,37 @@ def run_warnings(report: RunReport) -> list[str]:
 def tuned_fallbacks(report: RunReport) -> list[str]:
     """A line per theme whose configurations play `tuned` without tuned values of their own
     (strategies.presets.tuned_theme): they play another theme's, the shipped theme's an
-    edited copy names, else classic's."""
+    edited copy names, else classic's; and a line per theme whose own file holds classic's
+    values at the counts played (strategies.presets.borrowed_counts: not yet re-tuned)."""
     lines = []
     files = (report.manifest or {}).get("theme_files") or {}
+    labels = [split_label(c) for c in report.configs]
     for theme in report.tables["summary"]["theme"].unique(maintain_order=True):
-        labels = [split_label(c) for c in report.configs]
-        strategies = [p.strategy for p in labels if p.strategy and p.theme == theme]
-        plays = {p.rpartition("=")[2] for s in strategies for p in s.split(",")}
+        tuned_at = {p.players for p in labels if p.theme == theme and p.strategy
+                    and "tuned" in {q.rpartition("=")[2] for q in p.strategy.split(",")}}  # fmt: skip
+        if not tuned_at:
+            continue
         try:  # an edited copy of a shipped theme plays that theme's values (Theme.plays_as)
             source = tuned_theme(load_theme(files.get(theme, theme)).plays_as)
         except (ValueError, OSError):
             source = tuned_theme(theme)
-        if "tuned" in plays and source != theme:
-            title = report.names.titles.get(theme, theme)
+        title = report.names.titles.get(theme, theme)
+        copied = " and ".join(str(n) for n in borrowed_counts(source) if f"{n}p" in tuned_at)
+        if copied:  # the values the file holds at those counts are a copy of classic's
+            copied = (f"at {copied} players strategies/tuned/{source}.toml holds classic's "
+                      "values, not yet re-tuned for that game")  # fmt: skip
+        if source != theme:
             lines.append(
                 f"{title} ({theme}) has no tuned values of its own: its tuned seats played "
                 + (f"{source}'s (strategies/tuned/{source}.toml), tuned for that game, so its "
                    "verdicts under tuned are approximate" if source else "the defaults")
-                + "; see docs/strategies.md."
+                + (f" ({copied})" if copied else "") + "; see docs/strategies.md."
             )  # fmt: skip
+        elif copied:
+            lines.append(
+                f"{title} ({theme}): {copied}, so its verdicts under tuned at that count are "
+                "approximate; see docs/strategies.md."
+            )
     return lines
 
 

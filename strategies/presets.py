@@ -174,6 +174,24 @@ def tuned_theme(theme: str | None) -> str | None:
     return None
 
 
+def borrowed_counts(theme: str | None) -> tuple[int, ...]:
+    """The player counts at which `theme`'s own shipped `tuned` (strategies/tuned/THEME.toml)
+    plays classic's values exactly, every role: counts not yet re-tuned for that game, whose
+    file holds a copy of classic's. () for classic, and for a theme without a file of its own
+    (it plays classic's at every count: tuned_theme)."""
+    if theme == FALLBACK_THEME or tuned_theme(theme) != theme:
+        return ()
+    own = themed_presets(theme).get("tuned")
+    classic = themed_presets(FALLBACK_THEME).get("tuned")
+    if own is None or classic is None:
+        return ()
+    return tuple(
+        n
+        for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)
+        if all(np.array_equal(own.vector(r, n), classic.vector(r, n)) for r in ROLES)
+    )
+
+
 def themed_presets(theme: str | None) -> dict[str, Preset]:
     """The presets shipped for `theme` (strategies/tuned/THEME.toml), else for classic."""
     name = tuned_theme(theme)

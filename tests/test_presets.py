@@ -180,6 +180,37 @@ def test_a_report_says_first_when_tuned_played_another_themes_values(tmp_path):
     assert page.index("has no tuned values of its own") < page.index('id="glance"')
 
 
+def test_a_report_says_first_where_a_themes_file_holds_classics_values(tmp_path, monkeypatch):
+    """A shipped theme's file whose values at some count are a copy of classic's (not yet
+    re-tuned there: strategies.presets.borrowed_counts) is flagged in the report's first
+    lines at that count, and not at a count it has values of its own for."""
+    from typer.testing import CliRunner
+
+    from reports.report import load_report, run_warnings
+    from simcore.cli import app
+    from strategies import presets
+
+    (tmp_path / "classic.toml").write_text("[tuned]\nfocus = 3\n[tuned.p4.outlaw]\nfocus = 5\n")
+    (tmp_path / "star_wars.toml").write_text(
+        "[tuned]\nfocus = 3\n[tuned.p4.outlaw]\nfocus = 5\n[tuned.p5.renegade]\nfocus = 6\n"
+    )
+    monkeypatch.setattr(presets, "THEMED_DIR", tmp_path)
+    assert presets.borrowed_counts("star_wars") == (4, 6, 7)
+    assert presets.borrowed_counts("classic") == ()
+    assert presets.borrowed_counts("walking_dead") == ()  # no file: the fallback line's case
+    warned = {}
+    for players in (4, 5):
+        args = ["run", "--theme", "star_wars", "--players", str(players), "--games", "40",
+                "--strategy", "tuned", "--out", str(tmp_path / f"p{players}")]  # fmt: skip
+        assert CliRunner().invoke(app, args).exit_code == 0
+        report = load_report(tmp_path / f"p{players}")
+        warned[players] = [w for w in run_warnings(report) if "tuned" in w]
+    (line,) = warned[4]
+    assert line.startswith("BANG! Star Wars (star_wars): at 4 players strategies/tuned/"
+                           "star_wars.toml holds classic's values, not yet re-tuned")  # fmt: skip
+    assert warned[5] == []
+
+
 def test_an_edited_shipped_theme_plays_that_themes_tuned_values(tmp_path):
     """An edited copy of star_wars (a designer's what-if, or a balance variant file) plays
     under a label of its own (own_id) but star_wars' tuned values, not classic's, and its
