@@ -84,7 +84,16 @@ def write_balance_page(
         retune_budget=RETUNE_BUDGET,
         stages=stages or [],
         light_budget=LIGHT_BUDGET,
+        replicates_text=replicates_text,
     )
+
+
+def replicates_text(distances: list[float] | None) -> str:
+    """ "the worst of 5 re-tunes, from 2.1" for a verdict taken over several re-tunes
+    (search.retune_replicates), "" for one."""
+    if not distances or len(distances) < 2:
+        return ""
+    return f"the worst of {len(distances)} re-tunes, from {100 * min(distances):.1f}"
 
 
 def answer_lines(problem: Problem, answer: Answer, retuned: list[Retuned] = ()) -> list[str]:
@@ -103,6 +112,8 @@ def answer_lines(problem: Problem, answer: Answer, retuned: list[Retuned] = ()) 
     for j, v in enumerate(answer.variants):
         what = "; ".join(v.words) or "the printed theme"
         also = f" (under {problem.strategy} {100 * v.distance_printed_play:.1f}" if inside else ""
+        if replicates_text(v.distance_own_replicates):
+            also += f"; {replicates_text(v.distance_own_replicates)}"
         if v.distance_band_worst is not None:
             also += f"; worst band end {100 * v.distance_band_worst:.1f}"
         also += ")" if inside else ""
@@ -135,7 +146,9 @@ def answer_lines(problem: Problem, answer: Answer, retuned: list[Retuned] = ()) 
         verdict = "holds" if r.holds else "does not hold (not closer than printed beyond luck)"
         lines.append(
             f"re-tuned for {r.name}: distance {100 * r.distance:.1f} [{100 * r.distance_lower:.1f}"
-            f", {100 * r.distance_upper:.1f}], vs the printed game {100 * r.vs_printed_lower:+.1f}"
+            f", {100 * r.distance_upper:.1f}]"
+            + (f" ({replicates_text(r.replicates)})" if replicates_text(r.replicates) else "")
+            + f", vs the printed game {100 * r.vs_printed_lower:+.1f}"
             f" to {100 * r.vs_printed_upper:+.1f}: the verdict {verdict}"
         )
     return lines

@@ -202,6 +202,57 @@ def test_inside_resumes_after_a_stage(tmp_path):
     assert resumed.games == whole.games
 
 
+def test_the_worst_replicate_is_the_farthest_and_the_first_of_ties():
+    from simcore.studies.balance_retune import worst_replicate
+
+    assert worst_replicate([0.03, 0.01, 0.02]) == 0
+    assert worst_replicate([0.01, 0.04, 0.03, 0.02]) == 1
+    assert worst_replicate([0.02, 0.05, 0.05, 0.01]) == 1  # ties: the first
+    assert worst_replicate([0.07]) == 0
+
+
+def test_the_final_verdict_is_the_worst_of_independent_re_tunes(tmp_path):
+    """search.retune_replicates = 3: each final variant is re-tuned three times with seeds
+    of its own, played on the same final deals, and its verdict (distance_own_play, its
+    strategy, its sides) is the worst re-tune's, whose own strategy replays it exactly;
+    the first re-tune is the one a single-replicate search makes (its seed and folder), so
+    retune_replicates = 1 is the search before replicates existed."""
+
+    def problem(name: str, more: str):  # k = 2 on target at its adapted play: the outlaws
+        path = tmp_path / f"{name}.toml"  # re-tune there, each replicate its own way
+        path.write_text(TOY.format(seed=1, more=more).replace("leader = 0.5", "leader = 0.4"))
+        return read_problem(path)
+
+    three = problem("three", "retune_replicates = 3")
+    one = problem("one", "retune_replicates = 1")
+    toy = Toy()
+    _, inside, answer = toy_search(three, tmp_path / "three")
+    _, inside1, answer1 = toy_search(one, tmp_path / "one" / "out")
+    final, final1 = inside.stages[-1], inside1.stages[-1]
+    for v, every in final.replicates.items():
+        assert len(every) == 3
+        assert final.distances[v] == max(every)
+        assert every[0] == final1.replicates[v][0] == final1.distances[v]  # the same first
+    assert len(set(final.replicates[(2,)])) > 1  # they differ: the worst is not the first
+    # independent re-tunes: each replicate's outlaw searched from its own seed, in its folder
+    folder = tmp_path / "three" / "inside" / "final" / balance_inside.key_of((2,))
+    found = [json.loads((folder / r / "classic-4p" / "r0-outlaw" / "result.json").read_text())
+             ["values"] for r in ("", "r1", "r2")]  # fmt: skip
+    assert found[0] != found[1] != found[2] != found[0]
+    for var in answer.variants:
+        assert var.distance_own_play == max(var.distance_own_replicates)
+        # its own strategy is the worst re-tune's: replayed on the final deals, the same
+        matrix = resolve_strategy(var.own_strategy["classic"], 4, "classic").matrix
+        played = toy.play(Work(three.themes_of(var.choice)["classic"], 4,
+                               resolve_strategy(var.own_strategy["classic"], 4, "classic"),
+                               sub_seed(three.seed, "final"), three.budget.final_games))  # fmt: skip
+        assert focus(matrix[R_OUTLAW]) == focus(
+            resolve_strategy(final.strategies[var.choice]["classic/4p"], 4).matrix[R_OUTLAW]
+        )
+        assert played.winner.tolist() == final.outcomes[var.choice][0].winner.tolist()
+    assert all(v.distance_own_replicates == [v.distance_own_play] for v in answer1.variants)
+
+
 SMALL = """
 [balance]
 players = [5]

@@ -1191,6 +1191,10 @@ def test_balance_unknown_strategy(tmp_path):
 def test_balance_bad_budget(tmp_path):
     check("balance-bad-budget", balance(tmp_path, search="generations = 0"))
     assert "search.games_min must be" in balance(tmp_path, search="games_min = 1.5").stderr
+    assert (
+        "search.retune_replicates must be a whole number of at least 1, got 0"
+        in balance(tmp_path, search="retune_replicates = 0").stderr
+    )
 
 
 def test_balance_bad_sigma(tmp_path):

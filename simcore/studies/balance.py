@@ -75,10 +75,15 @@ class Budget:
     retune_light: int = 8  # with retune = "inside": candidates re-tuned lightly, the front aside
     band_epsilon: float = 0.0  # with retune = "inside", > 0: each front variant's band too
     retune_keep: str = BEYOND_LUCK  # which best responses a re-tune takes (tune.KEEP)
+    # with retune = "inside" (and --retune): independent re-tunes of each final variant, each
+    # with its own seed; its verdict is the worst one's (balance_retune.worst_replicate)
+    retune_replicates: int = 5
 
 
 SEARCH_KEYS = tuple(f.name for f in fields(Budget))
-LEAST = {"generations": 1, "population": 0, "final_games": 100, "retune_light": 0}  # else 32
+# the least each whole-number [search] key takes (32 for a key not named)
+LEAST = {"generations": 1, "population": 0, "final_games": 100, "retune_light": 0,
+         "retune_replicates": 1}  # fmt: skip
 REALS = {
     "sigma0": ("(0, 1]", lambda v: 0 < v <= 1),
     "band_epsilon": ("[0, 1)", lambda v: 0 <= v < 1),

@@ -14,8 +14,10 @@ started from the current strong play), and the budget is spent by successive hal
    strategies (the parent's re-tuned play), played on the same (new) deals;
 4. **final**: the front of the full stage re-tuned fully again from the file's strategy,
    with another seed (an independent re-tune, so the selection of the full stage's luckiest
-   re-tunes does not carry into the answer), and played on the final deals no stage saw,
-   beside the same front under the file's strategy on the same deals.
+   re-tunes does not carry into the answer), search.retune_replicates times with seeds of
+   their own, and played on the final deals no stage saw, beside the same front under the
+   file's strategy on the same deals; a variant's verdict is its worst re-tune's
+   (balance_retune.worst_replicate: one re-tune lands on one of its near-equilibria).
 
 The front, the distances, the sides and the characters reported are then the variants'
 own strong play's; each also carries its distance under the printed game's strategies.
@@ -39,7 +41,13 @@ from simcore.engine.theme import load_theme
 from simcore.runs.atomic import write_atomic
 from simcore.runs.backend import Backend
 from simcore.studies.balance import SIDE_OF_ROLE, Config, Problem, theme_toml
-from simcore.studies.balance_retune import RETUNE_BUDGET, RETUNED, WARM_SIGMA
+from simcore.studies.balance_retune import (
+    RETUNE_BUDGET,
+    RETUNED,
+    WARM_SIGMA,
+    replicate_seed,
+    worst_replicate,
+)
 from simcore.studies.balance_search import (
     Answer,
     State,
@@ -83,6 +91,8 @@ class Stage:
     play_games: int
     seconds: float
     outcomes: dict[Variant, list[Outcomes]] | None = None  # kept for the final stage only
+    # the final stage's: every re-tune's distance per variant (the worst one's is kept above)
+    replicates: dict[Variant, list[float]] | None = None
 
     def record(self) -> dict[str, Any]:
         """What result.json and the page show of it."""
@@ -127,10 +137,13 @@ def key_of(variant: Variant) -> str:
 
 
 def inside_digest(problem: Problem) -> str:
-    """Names the stages' state: the request's digest, and the re-tunes' rule when it is not
-    "gain" (the rule the states saved before search.retune_keep existed were made under)."""
-    keep = problem.budget.retune_keep
-    return problem.digest() + ("" if keep == GAIN else f"-{keep}")
+    """Names the stages' state: the request's digest, the re-tunes' rule when it is not
+    "gain" and their replicates when not 1 (what the states saved before search.retune_keep
+    and search.retune_replicates existed were made under)."""
+    keep, reps = problem.budget.retune_keep, problem.budget.retune_replicates
+    return (
+        problem.digest() + ("" if keep == GAIN else f"-{keep}") + ("" if reps == 1 else f"-r{reps}")
+    )
 
 
 def search_inside(
@@ -143,7 +156,8 @@ def search_inside(
     """The stages after the screen (`state`, the plain search's rounds): see the module doc.
     Resumes from `out`; `arena` says where the games and best responses play."""
     digest = inside_digest(problem)
-    inside = load_state(out, digest, INSIDE, "file, seed, theme or search.retune_keep")
+    what = "file, seed, theme, search.retune_keep or search.retune_replicates"
+    inside = load_state(out, digest, INSIDE, what)
     inside = inside or Inside(digest)
     while len(inside.stages) < len(STAGES):
         name = STAGES[len(inside.stages)]
@@ -173,38 +187,46 @@ def run_stage(
     out: Path,
     arena: Arena,
 ) -> Stage:
-    """Re-tune each variant at each table, then play them all on the stage's common deals."""
+    """Re-tune each variant at each table (the final stage: search.retune_replicates times),
+    then play them all on the stage's common deals."""
     t0 = time.perf_counter()
     budget = LIGHT_BUDGET if name == "light" else FULL_BUDGET
     parent = inside.stages[-1].strategies if name == "full" else {}
-    specs: dict[Variant, dict[str, str]] = {}
+    final = name == "final"
+    reps = problem.budget.retune_replicates if final else 1
+    specs: dict[Variant, list[dict[str, str]]] = {}
     tune_games, items = 0, []
     for v in variants:
         themes = problem.themes_of(v)
-        specs[v] = {}
-        for config in problem.configs:
-            start = (
-                resolve_strategy(parent[v][config.label], config.players).matrix
-                if v in parent
-                else config.strategy.matrix
-            )
-            spec, games = retune(problem, config, v, name, start, budget, out, arena)
-            specs[v][config.label] = spec
-            tune_games += games
-            strategy = resolve_strategy(spec, config.players, config.theme.plays_as)
-            items.append((themes[config.theme.id], config, strategy))
-    final = name == "final"
+        specs[v] = [{} for _ in range(reps)]
+        for r in range(reps):
+            for config in problem.configs:
+                start = (
+                    resolve_strategy(parent[v][config.label], config.players).matrix
+                    if v in parent
+                    else config.strategy.matrix
+                )
+                spec, games = retune(problem, config, v, name, start, budget, out, arena, r)
+                specs[v][r][config.label] = spec
+                tune_games += games
+                strategy = resolve_strategy(spec, config.players, config.theme.plays_as)
+                items.append((themes[config.theme.id], config, strategy))
     seed = sub_seed(problem.seed, "final" if final else ("inside", name))
     games = problem.budget.final_games if final else problem.budget.games_max
     played = iter(
         arena.map_fn(play_work, [Work(t, c.players, s, seed, games) for t, c, s in items])
     )
-    outcomes = {v: [next(played) for _ in problem.configs] for v in variants}
-    dist = {v: distance(problem, tallies_of(problem, o)) for v, o in outcomes.items()}
+    runs = {v: [[next(played) for _ in problem.configs] for _ in range(reps)] for v in variants}
+    every = {v: [distance(problem, tallies_of(problem, o)) for o in runs[v]] for v in variants}
+    worst = {v: worst_replicate(every[v]) for v in variants}
+    outcomes = {v: runs[v][worst[v]] for v in variants}
+    dist = {v: every[v][worst[v]] for v in variants}
     return Stage(
-        name, budget["generations"], games, len(variants), specs, dist,
+        name, budget["generations"], games, len(variants),
+        {v: specs[v][worst[v]] for v in variants}, dist,
         [(problem.changes(v), dist[v]) for v in front_of(problem, dist)], tune_games,
         len(items) * games, time.perf_counter() - t0, outcomes if final else None,
+        every if final else None,
     )  # fmt: skip
 
 
@@ -217,12 +239,16 @@ def retune(
     budget: dict[str, int],
     out: Path,
     arena: Arena,
+    replicate: int = 0,
 ) -> tuple[str, int]:
     """One round of best responses for `variant` at one table, from the profile `start`, in
-    OUT/inside/STAGE/KEY/THEME-Np/ (resumes there); the re-tuned profile's --strategy spec
-    (a presets file beside) and the games played."""
+    OUT/inside/STAGE/KEY/THEME-Np/ (OUT/inside/STAGE/KEY/rR/THEME-Np/ for the final stage's
+    replicate R > 0; resumes there); the re-tuned profile's --strategy spec (a presets file
+    beside) and the games played."""
     theme_id, n, key = config.theme.id, config.players, key_of(variant)
-    folder = out / "inside" / stage / key / f"{theme_id}-{n}p"
+    folder = (
+        out / "inside" / stage / key / (f"r{replicate}" if replicate else "") / f"{theme_id}-{n}p"
+    )
     what = (
         f"variant {key} of {problem.source.name} ({'; '.join(problem.words(variant)) or 'printed'})"
     )
@@ -233,7 +259,8 @@ def retune(
     write_atomic(start_file, preset_toml("start", {n: start}, f"the start of {what}").encode())
     matrix, steps = iterate(
         str(theme_file), n, f"{start_file}:start",
-        sub_seed(problem.seed, "inside", stage, key, config.label), folder, rounds=1, br=budget,
+        replicate_seed(problem.seed, replicate, "inside", stage, key, config.label), folder,
+        rounds=1, br=budget,
         backend=arena.backend, table=arena.table(theme_file, n), keep=problem.budget.retune_keep,
     )  # fmt: skip
     preset = folder / f"{RETUNED}.toml"
@@ -316,6 +343,7 @@ def measure_inside(
     several = len(problem.themes) > 1
     for var, p in zip(variants, under_printed, strict=True):
         var.distance_own_play = var.distance
+        var.distance_own_replicates = (last.replicates or {}).get(var.choice)
         var.distance_printed_play = p.distance
         var.distance_printed_lower, var.distance_printed_upper = p.distance_lower, p.distance_upper
         var.distance_band_worst = None if inside.band is None else inside.band[var.choice]

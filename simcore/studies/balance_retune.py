@@ -5,7 +5,9 @@ the printed game. A variant changes the game, and strategies re-tuned for it may
 differently. For the chosen variant (and the closest, when that is another), each table's
 strategy is re-tuned for the variant by one round of iterated best responses
 (`simcore.studies.tune.iterate`, a small budget: RETUNE_BUDGET), starting from the file's
-strategy; the variant then plays the final deals again under the re-tuned strategies.
+strategy; the variant then plays the final deals again under the re-tuned strategies. It is
+re-tuned search.retune_replicates times, each with its own seed, and the worst re-tune's
+distance is the check's (worst_replicate), each one's beside it.
 
 The verdict is "the variant brings the game closer to the targets than the printed game";
 it **holds** when, under the re-tuned strategies, the variant's distance is still below the
@@ -46,9 +48,27 @@ RETUNE_BUDGET = {"generations": 6, "games_min": 500, "games_max": 2000, "final_g
 RETUNED = "retuned"  # the preset name in OUT/retune/NAME/THEME-Np/retuned.toml
 
 
+def worst_replicate(distances: list[float]) -> int:
+    """Which of several independent re-tunes of one variant gives its verdict: the one
+    farthest from the targets (the first of ties). One re-tune lands on one of the variant's
+    near-equilibria, whose distances can lie points apart, in clusters (docs/balance.md,
+    "Re-tunes that repeat"): the worst of several is the verdict that holds however the
+    players adapt among those found, another set of seeds repeats it where the median flips
+    between clusters, and its profile replays it exactly."""
+    return min(range(len(distances)), key=lambda r: (-distances[r], r))
+
+
+def replicate_seed(seed: int, replicate: int, *tag: object) -> int:
+    """The seed of re-tune `replicate` of a variant: the first one's is the seed a single
+    re-tune had (sub_seed(seed, *tag)), so that a search with one replicate is the search
+    before search.retune_replicates existed."""
+    return sub_seed(seed, *tag) if replicate == 0 else sub_seed(seed, *tag, replicate)
+
+
 @dataclass
 class Retuned:
-    """A variant under strategies re-tuned for it, on the final deals."""
+    """A variant under strategies re-tuned for it, on the final deals: the worst of
+    search.retune_replicates independent re-tunes (`replicates`, each one's distance)."""
 
     name: str  # the variant's
     distance: float
@@ -62,6 +82,7 @@ class Retuned:
     steps: list[str]  # per table and role: the best response's gain, and whether it was taken
     games: int  # the re-tuning's games and the final deals'
     seconds: float
+    replicates: list[float] | None = None
 
 
 def retune(
@@ -81,37 +102,45 @@ def retune_variant(
 ) -> Retuned:
     t0 = time.perf_counter()
     themes = problem.themes_of(var.choice)
-    games, presets, items, said = 0, {}, [], []
-    for config in problem.configs:
-        theme_id, n = config.theme.id, config.players
-        folder = out / "retune" / var.name / f"{theme_id}-{n}p"
-        matrix, steps = iterate(
-            var.files[theme_id], n, problem.strategy,
-            sub_seed(problem.seed, "retune", var.name, config.label), folder,
-            rounds=1, br=RETUNE_BUDGET, backend=backend, keep=problem.budget.retune_keep,
-        )  # fmt: skip
-        games += sum(s.games for s in steps)
-        said += [
-            f"{config.label} {s.role} {100 * s.gain:+.1f} pts [{100 * s.gain_low:+.1f}, "
-            f"{100 * s.gain_high:+.1f}] ({'taken' if s.replaced else 'kept the old values'})"
-            for s in steps
-        ]
-        header = f"strategies re-tuned for variant {var.name} of {problem.source.name}"
-        write_atomic(folder / f"{RETUNED}.toml", preset_toml(RETUNED, {n: matrix}, header).encode())
-        presets[config.label] = str(folder / f"{RETUNED}.toml")
-        strategy = Strategy((RETUNED,) * 4, n, theme_id, matrix)
-        seed = sub_seed(problem.seed, "final")
-        items.append(Work(themes[theme_id], n, strategy, seed, problem.budget.final_games))
-    retuned = list(play_all(items, backend))
+    reps = problem.budget.retune_replicates
+    games, presets, items, said = 0, [], [], []
+    for r in range(reps):
+        presets.append({})
+        for config in problem.configs:
+            theme_id, n = config.theme.id, config.players
+            folder = out / "retune" / var.name / (f"r{r}" if r else "") / f"{theme_id}-{n}p"
+            matrix, steps = iterate(
+                var.files[theme_id], n, problem.strategy,
+                replicate_seed(problem.seed, r, "retune", var.name, config.label), folder,
+                rounds=1, br=RETUNE_BUDGET, backend=backend, keep=problem.budget.retune_keep,
+            )  # fmt: skip
+            games += sum(s.games for s in steps)
+            said += [
+                f"{config.label}{f' re-tune {r + 1}' if reps > 1 else ''} {s.role} "
+                f"{100 * s.gain:+.1f} pts [{100 * s.gain_low:+.1f}, {100 * s.gain_high:+.1f}] "
+                f"({'taken' if s.replaced else 'kept the old values'})"
+                for s in steps
+            ]
+            header = f"strategies re-tuned for variant {var.name} of {problem.source.name}"
+            preset = preset_toml(RETUNED, {n: matrix}, header)
+            write_atomic(folder / f"{RETUNED}.toml", preset.encode())
+            presets[r][config.label] = str(folder / f"{RETUNED}.toml")
+            strategy = Strategy((RETUNED,) * 4, n, theme_id, matrix)
+            seed = sub_seed(problem.seed, "final")
+            items.append(Work(themes[theme_id], n, strategy, seed, problem.budget.final_games))
+    played = iter(play_all(items, backend))
     games += len(items) * problem.budget.final_games
+    runs = [[next(played) for _ in problem.configs] for _ in range(reps)]
+    dists = [distance(problem, tallies_of(problem, o)) for o in runs]
+    m = worst_replicate(dists)
+    retuned = runs[m]
     before, printed = state.final[var.choice], state.final[problem.printed]
     boot = bootstrap(problem, [retuned, printed])
     lo, hi = np.quantile(boot[:, 0], [0.025, 0.975])
     dlo, dhi = np.quantile(boot[:, 0] - boot[:, 1], [0.025, 0.975])
     return Retuned(
-        var.name,
-        distance(problem, tallies_of(problem, retuned)),
+        var.name, dists[m],
         float(lo), float(hi), float(dlo), float(dhi), bool(dhi < 0),
         side_rows(problem, retuned, before),
-        presets, said, games, time.perf_counter() - t0,
+        presets[m], said, games, time.perf_counter() - t0, dists,
     )  # fmt: skip

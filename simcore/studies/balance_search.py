@@ -364,6 +364,9 @@ class Variant:
     distance_printed_lower: float | None = None
     distance_printed_upper: float | None = None
     distance_own_play: float | None = None
+    # with search.retune = "inside": every independent re-tune's distance on the same deals,
+    # the largest of which is distance_own_play (search.retune_replicates)
+    distance_own_replicates: list[float] | None = None
     distance_band_worst: float | None = None  # with search.band_epsilon: over its bands' ends
     own_strategy: dict[str, str] = field(default_factory=dict)  # theme id -> --strategy spec
 
