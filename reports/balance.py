@@ -112,8 +112,8 @@ def answer_lines(problem: Problem, answer: Answer, retuned: list[Retuned] = ()) 
     for j, v in enumerate(answer.variants):
         what = "; ".join(v.words) or "the printed theme"
         also = f" (under {problem.strategy} {100 * v.distance_printed_play:.1f}" if inside else ""
-        if replicates_text(v.distance_own_replicates):
-            also += f"; {replicates_text(v.distance_own_replicates)}"
+        spread = replicates_text(v.distance_own_replicates)
+        also += f"; {spread}" if spread else ""
         if v.distance_band_worst is not None:
             also += f"; worst band end {100 * v.distance_band_worst:.1f}"
         also += ")" if inside else ""
@@ -144,10 +144,11 @@ def answer_lines(problem: Problem, answer: Answer, retuned: list[Retuned] = ()) 
             )
     for r in retuned:
         verdict = "holds" if r.holds else "does not hold (not closer than printed beyond luck)"
+        spread = replicates_text(r.replicates)
         lines.append(
             f"re-tuned for {r.name}: distance {100 * r.distance:.1f} [{100 * r.distance_lower:.1f}"
             f", {100 * r.distance_upper:.1f}]"
-            + (f" ({replicates_text(r.replicates)})" if replicates_text(r.replicates) else "")
+            + (f" ({spread})" if spread else "")
             + f", vs the printed game {100 * r.vs_printed_lower:+.1f}"
             f" to {100 * r.vs_printed_upper:+.1f}: the verdict {verdict}"
         )
