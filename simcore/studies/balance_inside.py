@@ -45,6 +45,7 @@ from simcore.studies.balance_retune import (
     RETUNE_BUDGET,
     RETUNED,
     WARM_SIGMA,
+    replicate_dir,
     replicate_seed,
     worst_replicate,
 )
@@ -246,9 +247,7 @@ def retune(
     replicate R > 0; resumes there); the re-tuned profile's --strategy spec (a presets file
     beside) and the games played."""
     theme_id, n, key = config.theme.id, config.players, key_of(variant)
-    folder = (
-        out / "inside" / stage / key / (f"r{replicate}" if replicate else "") / f"{theme_id}-{n}p"
-    )
+    folder = replicate_dir(out / "inside" / stage / key, replicate, theme_id, n)
     what = (
         f"variant {key} of {problem.source.name} ({'; '.join(problem.words(variant)) or 'printed'})"
     )

@@ -65,6 +65,12 @@ def replicate_seed(seed: int, replicate: int, *tag: object) -> int:
     return sub_seed(seed, *tag) if replicate == 0 else sub_seed(seed, *tag, replicate)
 
 
+def replicate_dir(base: Path, replicate: int, theme_id: str, players: int) -> Path:
+    """The folder of re-tune `replicate` at one table, under `base`: BASE/THEME-Np/ for the
+    first (the folder a single re-tune had), BASE/rR/THEME-Np/ for the others."""
+    return base / (f"r{replicate}" if replicate else "") / f"{theme_id}-{players}p"
+
+
 @dataclass
 class Retuned:
     """A variant under strategies re-tuned for it, on the final deals: the worst of
@@ -108,7 +114,7 @@ def retune_variant(
         presets.append({})
         for config in problem.configs:
             theme_id, n = config.theme.id, config.players
-            folder = out / "retune" / var.name / (f"r{r}" if r else "") / f"{theme_id}-{n}p"
+            folder = replicate_dir(out / "retune" / var.name, r, theme_id, n)
             matrix, steps = iterate(
                 var.files[theme_id], n, problem.strategy,
                 replicate_seed(problem.seed, r, "retune", var.name, config.label), folder,
