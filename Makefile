@@ -38,10 +38,9 @@ fuzz: setup
 # classic file that tune-classic writes.
 TUNE_OUT ?= runs/tune
 TUNE_FROM_CLASSIC := classic_dodge_city star_wars walking_dead
-# a count that converges sooner stops there; from smart, the 4-player tune took 3 rounds
+# at most so many rounds: a count that converges sooner stops there (classic from smart took
+# 3 at 4 to 6 players; Walking Dead's 5-player re-tune from classic's values took 5)
 CLASSIC_TUNE := --players 4-7 --seed 1 --rounds 8 --threshold 1.0
-# the other themes' re-tunes may take longer to settle (Walking Dead's 5-player one took 5
-# rounds); a count that converges sooner stops there
 THEME_RETUNE := --players 4-7 --seed 2 --rounds 6 --threshold 1.0
 
 tune: tune-classic $(addprefix tune-,$(TUNE_FROM_CLASSIC))
