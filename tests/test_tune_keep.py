@@ -3,6 +3,9 @@ table where one role is indifferent between styles that move another side, "gain
 seeds land on different profiles, "beyond-luck" takes the same real adaptation in both and
 leaves the indifferent role where it was."""
 
+from dataclasses import replace
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
@@ -120,3 +123,54 @@ def test_beyond_luck_stops_once_a_round_takes_nothing(retunes, out):
     assert [s.round for s in steps] == [1, 1, 1, 2, 2, 2]
     assert steps[0].replaced and not any(s.replaced for s in steps[3:])
     assert [s.round for s in runs[GAIN]] == [1, 1, 1, 2, 2, 2, 3, 3, 3]
+
+
+def test_a_settled_round_is_confirmed_by_more_searches_and_resumes_the_one_search_tune(out):
+    """With searches=2 a round that settles (every gain within the threshold: here 10
+    points, above the leader's ~5) faces one more best response per role on the field it
+    settled on, each with its own seed and folder; up to there it is the one-search tune,
+    resumed from its folders (the same steps, the same values), and a confirmation within
+    the threshold changes nothing."""
+    runs = {}
+    for k in (1, 2):
+        runs[k] = iterate(
+            "classic", 4, "tuned", SEEDS[0], out / "confirmed", threshold=0.1, rounds=3,
+            br=BUDGET, table=ToyTable(), searches=k,
+        )  # fmt: skip
+    (one, one_steps), (two, two_steps) = runs[1], runs[2]
+    assert [(s.round, s.search) for s in two_steps] == [(1, 1)] * 3 + [(1, 2)] * 3
+    timeless = [replace(s, seconds=0) for s in (*one_steps, *two_steps[:3])]
+    assert timeless[3:] == timeless[:3] and one_steps[0].replaced  # the leader's adaptation
+    assert not any(s.replaced for s in two_steps[3:]) and all(s.gain <= 0.1 for s in two_steps)
+    assert {s.role for s in two_steps[3:]} == {"leader", "outlaw", "renegade"}
+    assert (out / "confirmed" / "r0-leader-search2" / "search_state.pkl").is_file()
+    np.testing.assert_array_equal(two, one)
+
+
+def test_a_confirmation_beyond_the_threshold_is_taken_and_the_tune_goes_on(monkeypatch, tmp_path):
+    """A confirming search that finds a role gaining more than the threshold replaces that
+    role's values with the largest such answer (of searches 2 and 3), and the next round
+    faces them; a round whose confirmations find nothing ends the tune. The searches are
+    stood in for: each answers with a gain set by (round, role, search)."""
+    import simcore.studies.tune as tune
+
+    gains = {(0, "outlaw", 2): 0.03, (0, "outlaw", 3): 0.05, (0, "leader", 3): 0.015}
+    seeds = {tune.sub_seed(SEEDS[0], "search", k): k for k in (2, 3)}
+
+    def respond(theme_id, players, r, role, seed, field_file, text, *rest):
+        k = seeds.get(seed, 1)
+        gain = gains.get((r, role, k), 0.0)
+        vector = np.full(START.shape[1], float(10 * r + k))
+        res = SimpleNamespace(vector=vector, gain=gain, gain_low=gain - 0.005)
+        return res, tune.Step(
+            players, r + 1, role, gain, gain - 0.005, gain + 0.005, gain > 0, 1, 0.0
+        )
+
+    monkeypatch.setattr(tune, "_respond", respond)
+    matrix, steps = iterate("classic", 4, "tuned", SEEDS[0], tmp_path, 0.02, 5, searches=3)
+    assert [(s.round, s.search) for s in steps] == (
+        [(1, 1)] * 3 + [(1, 2)] * 3 + [(1, 3)] * 3 + [(2, 1)] * 3 + [(2, 2)] * 3 + [(2, 3)] * 3
+    )
+    assert [(s.round, s.role, s.search) for s in steps if s.replaced] == [(1, "outlaw", 3)]
+    np.testing.assert_array_equal(matrix[R_OUTLAW], np.full(START.shape[1], 3.0))
+    np.testing.assert_array_equal(matrix[R_LEADER], START[R_LEADER])  # +1.5 is within 2

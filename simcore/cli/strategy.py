@@ -153,6 +153,15 @@ def tune(
         float, typer.Option(help="Stop once no role gains more than this many points in a round.")
     ] = 1.0,
     rounds: Annotated[int, typer.Option(help="At most this many rounds over the roles.")] = 3,
+    searches: Annotated[
+        int,
+        typer.Option(
+            help="Best responses per role a round must pass to end the tune: once no role "
+            "gains more than --threshold, K-1 more per role, each with its own seed, face "
+            "the field it settled on, and a role one of them finds gaining more takes its "
+            "answer and the tune goes on (one search finds one optimum). 1: the round's own."
+        ),
+    ] = 1,
     keep: Annotated[
         str,
         typer.Option(
@@ -238,6 +247,13 @@ def tune(
         fail("--meta-games must be at least 100")
     if rounds < 1:
         fail(f"--rounds must be at least 1, got {rounds}")
+    if searches < 1:
+        fail(f"--searches must be at least 1, got {searches}")
+    if searches > 1 and (method == PSRO or role is not None):
+        fail(
+            "--searches confirms a settled round of iterated best response: leave out "
+            "--method psro and --role"
+        )
     if method == PSRO and role is not None:
         fail("--method psro tunes every role against the others' mixture: leave out --role")
     folder = out or Path("runs") / "tune" / Path(theme).stem
@@ -285,20 +301,22 @@ def tune(
                 tables[n] = mixture
                 metas += meta
             else:
-                tables[n], steps = iterate(*args, backend, keep=keep)
+                tables[n], steps = iterate(*args, backend, keep=keep, searches=searches)
         except ValueError as e:
             fail(str(e))
         finally:
             bar.close()
         trail += steps
         for step in steps:
+            which = f" (search {step.search})" if step.search > 1 else ""
             typer.echo(
-                f"{n}p round {step.round} {step.role:<8} gain {100 * step.gain:+5.1f} pts "
+                f"{n}p round {step.round} {step.role:<8}{which} gain {100 * step.gain:+5.1f} pts "
                 f"[{100 * step.gain_low:+.1f}, {100 * step.gain_high:+.1f}]"
                 f"{'' if step.replaced else ' (kept the old values)'}"
             )
     games = sum(s.games for s in trail) + sum(m.games for m in metas)
     rule = "" if keep == GAIN else f", --keep {keep}"
+    rule += f", {searches} searches a role to settle" if searches > 1 else ""
     rule += f", --method psro --meta-games {meta_games}" if method == PSRO else ""
     header = (
         f"bangsim tune --theme {theme} --players {players} --field {field} --seed {seed} "

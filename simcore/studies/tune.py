@@ -26,7 +26,7 @@ import math
 import pickle
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -423,6 +423,7 @@ class Step:
     replaced: bool  # the role's parameters became the answer (its gain passed `keep`)
     games: int
     seconds: float
+    search: int = 1  # 1: the round's own search; 2..: a settled round's confirmation (iterate)
 
 
 def roles_at(theme: Theme, players: int) -> list[str]:
@@ -462,6 +463,7 @@ def iterate(
     backend: Backend | None = None,
     table: Any = None,
     keep: str = GAIN,
+    searches: int = 1,
 ) -> tuple[np.ndarray, list[Step]]:
     """Iterated best response: cycle over the roles, replacing each role's parameters by its
     best response to the current field when `keep` takes it (see takes), until no role
@@ -469,6 +471,13 @@ def iterate(
     the next round would face the same field) or `rounds` are done. Every best response keeps
     its state in its own folder under `out`, so a rerun resumes (on either `backend`).
     Returns the final matrix (one row per role) and the trail. `table`: as best_response's.
+
+    One search finds one optimum, so a round that settles has shown a lower bound of each
+    role's gain. With `searches` K > 1 a settled round is confirmed: K - 1 more best
+    responses per role, each with its own seed, face the field it settled on (_confirm); a
+    role one of them finds gaining more than `threshold` takes the largest such answer, and
+    the iteration goes on. Up to the first settled round the search is the same whatever K,
+    so a rerun with a larger K resumes the one-search tune.
 
     Among strategies about equally good for a role, "gain" lands on whichever the search's
     path and luck put ahead, and such strategies can move another side's rate by points
@@ -494,9 +503,46 @@ def iterate(
                 matrix[ROLES.index(role)] = res.vector
             steps.append(step)
             taken = taken or step.replaced
-        if _settled(steps, r, threshold, keep, taken):
+        if not _settled(steps, r, threshold, keep, taken):
+            continue
+        found = _confirm(
+            theme_id, players, r, roles_at(theme, players), seed, out, matrix, searches,
+            threshold, keep, br, progress, backend, table,
+        )  # fmt: skip
+        steps += [step for _, step in found]
+        answers = [(res, step) for res, step in found if step.replaced]
+        if not answers:
             break
+        for res, step in answers:
+            matrix[ROLES.index(step.role)] = res.vector
     return matrix, steps
+
+
+def _confirm(
+    theme_id, players, r, roles, seed, out, matrix, searches, threshold, keep, br, progress,
+    backend, table,
+) -> list[tuple[BestResponse, Step]]:  # fmt: skip
+    """Round r settled on `matrix`: searches 2..`searches` per role against it, each search
+    k with its own seed, in OUT/rR-ROLE-searchK. A role's answer is taken (its Step
+    `replaced`) when it is the role's largest gain, above `threshold`, and `keep` takes it;
+    every search is returned for the trail."""
+    text = preset_toml("field", {players: matrix}, "the field a settled round is confirmed on")
+    found = []
+    for k in range(2, searches + 1):
+        for role in roles:
+            field_file = out / f"r{r}-{role}-search{k}" / "field.toml"
+            res, step = _respond(
+                theme_id, players, r, role, sub_seed(seed, "search", k), field_file, text, br,
+                progress, backend, table, keep,
+            )  # fmt: skip
+            found.append((res, replace(step, search=k, replaced=False)))
+    chosen = set()
+    for role in roles:
+        gains = {i: s.gain for i, (res, s) in enumerate(found) if s.role == role}
+        taken = [i for i, gain in gains.items() if gain > threshold and takes(keep, found[i][0])]
+        if taken:
+            chosen.add(max(taken, key=gains.get))
+    return [(res, replace(step, replaced=i in chosen)) for i, (res, step) in enumerate(found)]
 
 
 def _respond(
