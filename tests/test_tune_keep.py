@@ -150,15 +150,19 @@ def test_a_settled_round_is_confirmed_by_more_searches_and_resumes_the_one_searc
 def test_a_confirmation_beyond_the_threshold_is_taken_and_the_tune_goes_on(monkeypatch, tmp_path):
     """A confirming search that finds a role gaining more than the threshold replaces that
     role's values with the largest such answer (of searches 2 and 3), and the next round
-    faces them; a round whose confirmations find nothing ends the tune. The searches are
+    faces them; a round whose confirmations find nothing ends the tune; they start twice as
+    wide as the round's own searches (CMA-ES's sigma0). The searches are
     stood in for: each answers with a gain set by (round, role, search)."""
     import simcore.studies.tune as tune
 
     gains = {(0, "outlaw", 2): 0.03, (0, "outlaw", 3): 0.05, (0, "leader", 3): 0.015}
     seeds = {tune.sub_seed(SEEDS[0], "search", k): k for k in (2, 3)}
 
-    def respond(theme_id, players, r, role, seed, field_file, text, *rest):
+    widths = set()
+
+    def respond(theme_id, players, r, role, seed, field_file, text, br, *rest):
         k = seeds.get(seed, 1)
+        widths.add((k, (br or {}).get("sigma0")))
         gain = gains.get((r, role, k), 0.0)
         vector = np.full(START.shape[1], float(10 * r + k))
         res = SimpleNamespace(vector=vector, gain=gain, gain_low=gain - 0.005)
@@ -174,3 +178,4 @@ def test_a_confirmation_beyond_the_threshold_is_taken_and_the_tune_goes_on(monke
     assert [(s.round, s.role, s.search) for s in steps if s.replaced] == [(1, "outlaw", 3)]
     np.testing.assert_array_equal(matrix[R_OUTLAW], np.full(START.shape[1], 3.0))
     np.testing.assert_array_equal(matrix[R_LEADER], START[R_LEADER])  # +1.5 is within 2
+    assert widths == {(1, None), (2, 0.5), (3, 0.5)}  # confirmations start twice as wide

@@ -157,9 +157,10 @@ def tune(
         int,
         typer.Option(
             help="Best responses per role a round must pass to end the tune: once no role "
-            "gains more than --threshold, K-1 more per role, each with its own seed, face "
-            "the field it settled on, and a role one of them finds gaining more takes its "
-            "answer and the tune goes on (one search finds one optimum). 1: the round's own."
+            "gains more than --threshold, K-1 more per role, each with its own seed and a "
+            "start twice as wide, face the field it settled on, and a role one of them finds "
+            "gaining more takes its answer and the tune goes on (one search finds one "
+            "optimum). 1: the round's own."
         ),
     ] = 1,
     keep: Annotated[
