@@ -137,7 +137,7 @@ def test_retuning_inside_finds_the_value_that_survives_adaptation(tmp_path):
     Only the outlaws move the leader's side here, by a push that costs them at most
     epsilon: the band holds the own play (its start) and reaches at most that push beyond
     it, so its worst end is the own play's distance or a little worse."""
-    problem = toy_problem(tmp_path, seed=2, more="band_epsilon = 0.01")
+    problem = toy_problem(tmp_path, seed=3, more="band_epsilon = 0.01")
     toy = Toy()
     fixed = measure(problem, search(problem, None, toy.map), None, toy.map)
     assert fixed.variants[fixed.chosen].overrides == {"rules.leader_extra_life": 2}
@@ -159,8 +159,11 @@ def test_retuning_inside_finds_the_value_that_survives_adaptation(tmp_path):
                           for m in found["moves"]))  # fmt: skip
     # a push is kept when its move clears noise on the light budget's 2,000 fresh deals:
     # some variant's outlaws push the side that far (others move it by 0.15 points only).
-    # Whether one does depends on the search's path: seed 2's does (so do 3's; 1's and 4's
-    # do not), under the BLAS kernel simcore pins (a search's path followed the kernel)
+    # Whether one does depends on the search's path, which follows OpenBLAS's kernel (under
+    # pytest, OpenBLAS's own pick for the CPU: numpy loads before simcore could pin it).
+    # Seed 3's does under each of the Haswell, Zen, SkylakeX and Sandybridge kernels; seed
+    # 2's, chosen before, only under Zen (an AMD EPYC's), and 1's, 4's, 5's, 6's not under
+    # Haswell
     assert any(pushed)
     page = write_balance_page(problem, state, answer, tmp_path / "out", None,
                               [s.record() for s in inside.stages]).read_text()  # fmt: skip
