@@ -477,8 +477,8 @@ def iterate(
     responses per role, each with its own seed, face the field it settled on (_confirm); a
     role one of them finds gaining more than `threshold` takes the largest such answer, and
     the iteration goes on. The confirming searches start WIDER times as wide as the round's
-    (see WIDER). Up to the first settled round the search is the same whatever K,
-    so a rerun with a larger K resumes the one-search tune.
+    (see WIDER). Up to the first settled round the search is the same whatever K, so a
+    rerun with a larger K resumes the one-search tune.
 
     Among strategies about equally good for a role, "gain" lands on whichever the search's
     path and luck put ahead, and such strategies can move another side's rate by points
@@ -533,9 +533,8 @@ def _confirm(
     """Round r settled on `matrix`: searches 2..`searches` per role against it, each search
     k with its own seed and a start WIDER times as wide (CMA-ES's sigma0: a search that
     starts as the round's did tends to land where it did), in OUT/rR-ROLE-searchK. A role's
-    answer is taken (its Step
-    `replaced`) when it is the role's largest gain, above `threshold`, and `keep` takes it;
-    every search is returned for the trail."""
+    answer is taken (its Step `replaced`) when it is the role's largest gain, above
+    `threshold`, and `keep` takes it; every search is returned for the trail."""
     text = preset_toml("field", {players: matrix}, "the field a settled round is confirmed on")
     found = []
     wider = (br or {}) | {"sigma0": WIDER * (br or {}).get("sigma0", Settings.sigma0)}
