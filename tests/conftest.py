@@ -6,6 +6,9 @@ own small `make test` budgets are in tests/fuzz_themes.py (`budget`)."""
 
 import os
 
+# first, before anything loads numpy: simcore pins OpenBLAS's kernel, as it does for the CLI
+# (a search's path follows the kernel; without this pytest ran under the CPU's own pick)
+import simcore  # noqa: F401  # isort: skip
 from hypothesis import settings
 
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
