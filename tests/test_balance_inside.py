@@ -159,11 +159,11 @@ def test_retuning_inside_finds_the_value_that_survives_adaptation(tmp_path):
                           for m in found["moves"]))  # fmt: skip
     # a push is kept when its move clears noise on the light budget's 2,000 fresh deals:
     # some variant's outlaws push the side that far (others move it by 0.15 points only).
-    # Whether one does depends on the search's path, which follows OpenBLAS's kernel (under
-    # pytest, OpenBLAS's own pick for the CPU: numpy loads before simcore could pin it).
-    # Seed 3's does under each of the Haswell, Zen, SkylakeX and Sandybridge kernels; seed
-    # 2's, chosen before, only under Zen (an AMD EPYC's), and 1's, 4's, 5's, 6's not under
-    # Haswell
+    # Whether one does depends on the search's path, which follows OpenBLAS's kernel (the
+    # one simcore pins, tests/conftest.py, unless OPENBLAS_CORETYPE is set). Seed 3's does
+    # under each of the Haswell, Zen, SkylakeX and Sandybridge kernels; seed 2's, chosen
+    # when pytest ran under the CPU's own pick, only under Zen (an AMD EPYC's), and 1's,
+    # 4's, 5's, 6's not under Haswell
     assert any(pushed)
     page = write_balance_page(problem, state, answer, tmp_path / "out", None,
                               [s.record() for s in inside.stages]).read_text()  # fmt: skip

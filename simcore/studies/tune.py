@@ -491,9 +491,10 @@ def iterate(
     check_players(theme, players)
     matrix = resolve_strategy(start, players, theme.plays_as).matrix.copy()
     steps: list[Step] = []
+    roles = roles_at(theme, players)
     for r in range(rounds):
         taken = False
-        for role in roles_at(theme, players):
+        for role in roles:
             field_file = out / f"r{r}-{role}" / "field.toml"
             text = preset_toml("field", {players: matrix}, "the field this best response faced")
             res, step = _respond(
@@ -507,8 +508,8 @@ def iterate(
         if not _settled(steps, r, threshold, keep, taken):
             continue
         found = _confirm(
-            theme_id, players, r, roles_at(theme, players), seed, out, matrix, searches,
-            threshold, keep, br, progress, backend, table,
+            theme_id, players, r, roles, seed, out, matrix, searches, threshold, keep, br,
+            progress, backend, table,
         )  # fmt: skip
         steps += [step for _, step in found]
         answers = [(res, step) for res, step in found if step.replaced]
