@@ -35,9 +35,31 @@ def _cpu_flags() -> set[str]:
     return set()
 
 
-os.environ.update(blas_kernel_env(os.environ, platform.machine(), _cpu_flags()))
+# numpy's own float64 exp, log, power and others take another code path on a CPU with
+# AVX-512, whose results differ from the AVX2 path's in the last bit on some inputs (exp: 9,200
+# of 200,000 uniform draws on [-0.5, 0.5]). CMA-ES's step size passes through np.exp every
+# generation, and the degenerate eigendecomposition above turns a last bit into another
+# basis: one tune request had one answer with numpy's AVX-512 code and another without it,
+# and classic's 7-player tune parted between an AVX-512 Intel Xeon and the AMD EPYC of the
+# earlier sessions. So numpy's AVX-512 groups (numpy >= 2.4 names them so) are switched off
+# before numpy loads, on x86-64 unless the user chose numpy's features: every such machine then
+# computes what a CPU with AVX2 alone computes (tests/test_determinism.py).
+NUMPY_AVX512 = "X86_V4 AVX512_ICL AVX512_SPR"
+NUMPY_FEATURE_VARS = ("NPY_DISABLE_CPU_FEATURES", "NPY_ENABLE_CPU_FEATURES")
 
-import numba  # noqa: E402  (after the BLAS kernel is pinned: numba loads numpy)
+
+def numpy_simd_env(environ: Mapping[str, str], machine: str) -> dict:
+    """The environment to add before numpy loads: numpy's AVX-512 code switched off on an
+    x86-64 machine, unless the user set numpy's feature variables; else nothing."""
+    x86 = machine.lower() in ("x86_64", "amd64")
+    chosen = any(name in environ for name in NUMPY_FEATURE_VARS)
+    return {"NPY_DISABLE_CPU_FEATURES": NUMPY_AVX512} if x86 and not chosen else {}
+
+
+os.environ.update(blas_kernel_env(os.environ, platform.machine(), _cpu_flags()))
+os.environ.update(numpy_simd_env(os.environ, platform.machine()))
+
+import numba  # noqa: E402  (after BLAS and numpy's code paths are pinned: numba loads numpy)
 
 __all__ = ["simulate"]
 

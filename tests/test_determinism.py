@@ -9,6 +9,7 @@ import sys
 
 import numba
 import numpy as np
+import pytest
 from polars.testing import assert_frame_equal
 
 import simcore
@@ -89,3 +90,72 @@ def test_the_blas_kernel_is_pinned_where_it_runs():
     assert seen.returncode == 0, seen.stderr
     pinned = simcore.blas_kernel_env({}, platform.machine(), simcore._cpu_flags())
     assert seen.stdout.strip() == pinned.get("OPENBLAS_CORETYPE", "None")
+
+
+# CMA-ES with margin, as the searches run it, on a fixed objective: the digest of its mean
+# after 40 generations follows every last bit of numpy's float64 exp (the step size) and of
+# OpenBLAS's eigendecomposition
+CMA_PROBE = """
+import hashlib, sys
+if sys.argv[1] == "simcore":
+    import simcore  # noqa: F401  (first, as the CLI and the tests import it)
+import numpy as np
+from cmaes import CMAwM
+
+d = 12
+steps = np.array([0.0] * 8 + [0.25] * 4)
+bounds = np.tile([0.0, 1.0], (d, 1))
+opt = CMAwM(mean=np.full(d, 0.5), sigma=0.25, bounds=bounds, steps=steps, seed=1, population_size=8)
+target = np.linspace(0.1, 0.9, d)
+for _ in range(40):
+    told = []
+    for _ in range(opt.population_size):
+        x_eval, x_tell = opt.ask()
+        told.append((x_tell, float(np.sum((x_eval - target) ** 2))))
+    opt.tell(told)
+print(hashlib.sha256(opt.mean.tobytes()).hexdigest())
+"""
+
+
+def cma_probe(first: str, **env: str) -> str:
+    clean = {k: v for k, v in os.environ.items() if k not in simcore.NUMPY_FEATURE_VARS}
+    run = subprocess.run(
+        [sys.executable, "-c", CMA_PROBE, first],
+        env={**clean, "OPENBLAS_CORETYPE": simcore.BLAS_KERNEL, **env},
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    return run.stdout.strip()
+
+
+def test_numpy_s_avx512_code_is_switched_off_on_x86():
+    """numpy's float64 exp (CMA-ES's step size) differs in the last bit on a CPU with
+    AVX-512, and a search turns a last bit into another path: simcore switches numpy's
+    AVX-512 groups off before numpy loads, unless the user set numpy's feature variables."""
+    assert simcore.numpy_simd_env({}, "x86_64") == {
+        "NPY_DISABLE_CPU_FEATURES": "X86_V4 AVX512_ICL AVX512_SPR"
+    }
+    assert simcore.numpy_simd_env({}, "AMD64") == {
+        "NPY_DISABLE_CPU_FEATURES": "X86_V4 AVX512_ICL AVX512_SPR"
+    }
+    assert simcore.numpy_simd_env({"NPY_DISABLE_CPU_FEATURES": ""}, "x86_64") == {}
+    assert simcore.numpy_simd_env({"NPY_ENABLE_CPU_FEATURES": "X86_V3"}, "x86_64") == {}
+    assert simcore.numpy_simd_env({}, "aarch64") == {}
+
+
+@pytest.mark.skipif(
+    simcore.numpy_simd_env({}, platform.machine()) == {},
+    reason="numpy's code is pinned on x86-64 only",
+)
+def test_a_search_is_the_same_with_and_without_avx512():
+    """With simcore imported first, CMA-ES on a fixed objective ends where it ends with
+    every numpy code path above AVX2 switched off by hand (numpy's own list of them), so an
+    AVX-512 machine searches as an AVX2 one does; on a CPU with AVX-512, numpy left to its
+    own choice ends elsewhere (the probe sees the difference the pin removes)."""
+    umath = np._core._multiarray_umath
+    above_avx2 = " ".join(f for f in umath.__cpu_dispatch__ if f != "X86_V3")
+    pinned = cma_probe("simcore")
+    assert pinned == cma_probe("numpy", NPY_DISABLE_CPU_FEATURES=above_avx2)
+    if umath.__cpu_features__.get("X86_V4"):
+        assert pinned != cma_probe("numpy", NPY_DISABLE_CPU_FEATURES="")
