@@ -38,8 +38,8 @@ fuzz: setup
 # classic file that tune-classic writes.
 TUNE_OUT ?= runs/tune
 TUNE_FROM_CLASSIC := classic_dodge_city star_wars walking_dead
-# at most so many rounds: a count that converges sooner stops there (classic from smart took
-# 2 or 3 where it converged; Walking Dead's 5-player re-tune from classic's values took 5); a
+# at most so many rounds: a count that converges sooner stops there (classic from smart settled
+# in round 3 or 4, stop 39; Walking Dead's 5-player re-tune from classic's values took 5); a
 # round that settles is confirmed by a second search per role with its own seed (--searches
 # 2: one search's gain is a lower bound; docs/strategies.md, "--searches K")
 CLASSIC_TUNE := --players 4-7 --seed 1 --rounds 8 --threshold 1.0 --searches 2
