@@ -24,19 +24,20 @@ PRINTED = "#1d232b"
 
 def front_chart(answer: Answer) -> Figure:
     """Distance to the targets against the number of changes, with 95% intervals; the
-    printed theme at 0 changes, the chosen variant highlighted."""
+    printed theme at 0 changes, the chosen variant highlighted. Each interval is drawn from
+    its own ends, not as errors about the point: a bootstrap interval of a distance need not
+    hold the point (near a target every resampled distance can lie above it)."""
     fig = Figure(figsize=(7.0, 3.6), layout="constrained")
     ax = fig.subplots()
     variants = answer.variants
     x = np.array([v.changes for v in variants])
     y = np.array([100 * v.distance for v in variants])
-    err = np.array(
-        [[100 * (v.distance - v.distance_lower), 100 * (v.distance_upper - v.distance)]
-         for v in variants]
-    ).T  # fmt: skip
+    low = np.array([100 * v.distance_lower for v in variants])
+    high = np.array([100 * v.distance_upper for v in variants])
     colors = [UP if j == answer.chosen else (PRINTED if j == 0 else FLAT) for j in range(len(x))]
     ax.plot(x, y, color="#bbbbbb", linewidth=1, zorder=1)
-    ax.errorbar(x, y, yerr=err, fmt="none", ecolor="#666666", capsize=3, zorder=2)
+    ax.vlines(x, low, high, color="#666666", linewidth=1, zorder=2)
+    ax.scatter(np.r_[x, x], np.r_[low, high], marker="_", color="#666666", s=50, zorder=2)
     ax.scatter(x, y, c=colors, s=40, zorder=3)
     for v, xi, yi in zip(variants, x, y, strict=True):
         ax.annotate(v.name, (xi, yi), textcoords="offset points", xytext=(6, 6), fontsize=8)

@@ -114,10 +114,11 @@ def test_a_kinds_options_are_bases_and_its_alternatives_of_that_kind(kind):
 
 def test_searching_take_its_panic_takes_the_barrel_that_saves_the_sheriff():
     """The Sheriff at 1 life, his hand empty, a Scope and then a Barrel in play; every card
-    the outlaw has not seen is a heart (a Barrel check always saves). tuned's Panic! takes
-    the oldest card in play, the Scope, and the BANG! after it is drawn off; searching only
-    which card it takes, the outlaw takes the Barrel and his BANG! wins every world."""
-    spec = {r: "tuned" for r in ROLES} | {"outlaw": "search@worlds=8@budget=96@kinds=take:tuned"}
+    the outlaw has not seen is a heart (a Barrel check always saves). smart's Panic! takes
+    the Scope, and the BANG! after it is drawn off; searching only which card it takes, the
+    outlaw takes the Barrel and his BANG! wins every world. (tuned's took the Scope too up to
+    policy version 8; classic's tuned values since take the Barrel themselves.)"""
+    spec = {r: "smart" for r in ROLES} | {"outlaw": "search@worlds=8@budget=96@kinds=take:smart"}
     strategy = resolve_strategy(spec, 4)
     t = Table(PLAIN, roles=["leader", "outlaw", "renegade", "outlaw"])
     t.set_life(0, 1).equip(0, "Scope", "Barrel").give(1, "Panic!", "BANG!")
