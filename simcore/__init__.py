@@ -15,12 +15,13 @@ from pathlib import Path
 # kernel is pinned, before numpy loads, wherever it can run (x86-64 with AVX2 and FMA,
 # Linux) and the user has not chosen one: a search is then the same on every such machine.
 BLAS_KERNEL = "Haswell"
+X86_64 = ("x86_64", "amd64")  # platform.machine() of an x86-64 machine, lower-cased
 
 
 def blas_kernel_env(environ: Mapping[str, str], machine: str, cpu_flags: set[str]) -> dict:
     """The environment to add before numpy loads: OPENBLAS_CORETYPE pinned to BLAS_KERNEL
     on an x86-64 CPU that runs it, unless already set; else nothing."""
-    runs = machine.lower() in ("x86_64", "amd64") and {"avx2", "fma"} <= cpu_flags
+    runs = machine.lower() in X86_64 and {"avx2", "fma"} <= cpu_flags
     return {"OPENBLAS_CORETYPE": BLAS_KERNEL} if runs and "OPENBLAS_CORETYPE" not in environ else {}
 
 
@@ -51,7 +52,7 @@ NUMPY_FEATURE_VARS = ("NPY_DISABLE_CPU_FEATURES", "NPY_ENABLE_CPU_FEATURES")
 def numpy_simd_env(environ: Mapping[str, str], machine: str) -> dict:
     """The environment to add before numpy loads: numpy's AVX-512 code switched off on an
     x86-64 machine, unless the user set numpy's feature variables; else nothing."""
-    x86 = machine.lower() in ("x86_64", "amd64")
+    x86 = machine.lower() in X86_64
     chosen = any(name in environ for name in NUMPY_FEATURE_VARS)
     return {"NPY_DISABLE_CPU_FEATURES": NUMPY_AVX512} if x86 and not chosen else {}
 
