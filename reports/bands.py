@@ -2,9 +2,11 @@
 (simcore.studies.band: strategies/bands, or BANGSIM_BANDS), the report shows each banded
 side's rate with the range its band's end profiles give, e.g. "55.3% (49.0–64.0%)".
 
-The ends are replayed on the report's own deals: each end preset plays deals 0 ..
-min(games, REPLAY_GAMES)-1 of the run's seed, so centre and ends differ by the strategies
-alone (common random numbers), and the characters' effects are measured at every end too.
+The ends are replayed on the report's own deals: each end preset, and the run's own
+strategy, play deals 0 .. min(games, REPLAY_GAMES)-1 of the run's seed, so centre and ends
+differ by the strategies alone (common random numbers). Each end reads the run's rate plus
+its paired difference from the centre on those deals, so a band whose end is the run's own
+play holds the run's rate. The characters' effects are measured at every end too.
 A band applies to a configuration that plays the printed game (no overrides, the whole
 character pool, no featured character) under the strategy the band was searched from
 (`tuned`): its ends are near-equilibria of that game, not of another.
@@ -51,13 +53,15 @@ def config_bands(manifest: dict[str, Any] | None, summary: pl.DataFrame) -> dict
     return out
 
 
-def band_table(bands: dict[str, Replayed]) -> pl.DataFrame:
+def band_table(bands: dict[str, Replayed], sides: pl.DataFrame) -> pl.DataFrame:
     """One row per configuration and banded side: its band's ends replayed on the run's
-    deals (rates as shares) and the end presets."""
+    deals and read against the run's own rate of the side in `sides` (Replayed.side_band;
+    rates as shares), and the end presets."""
+    rate = {(c, s): r for c, s, r in sides.select("config", "side", "rate").iter_rows()}
     rows = []
     for config, found in bands.items():
         for b in found.bands:
-            low, high = found.side_band(b.side)
+            low, high = found.side_band(b.side, rate.get((config, b.side)))
             rows.append(
                 {
                     "config": config, "side": b.side, "epsilon": b.epsilon / 100,

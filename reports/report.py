@@ -143,7 +143,7 @@ def load_report(run: Path, targets: Targets | None = None) -> RunReport:
         ).collect()
     bands = config_bands(manifest, tables["summary"])  # shipped bands, replayed on these deals
     if bands:
-        tables["bands"] = band_table(bands)
+        tables["bands"] = band_table(bands, tables["sides"])
         tables["sides"] = with_bands(tables["sides"], tables["bands"])
         tables["characters"] = robust_characters(tables["characters"], bands)
     try:

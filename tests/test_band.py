@@ -425,6 +425,37 @@ def test_reports_show_bands_where_they_exist(shipped, run_folder, tmp_path, monk
     assert 'class="band"' not in write_report(plain, tmp_path / "plain").read_text()
 
 
+def test_a_band_whose_end_is_the_run_s_play_holds_the_run_s_rate(run_folder, monkeypatch):
+    """Where a run has more deals than a report replays, each end reads the run's own rate
+    plus the end's paired difference from the run's play on the replayed deals: the end
+    that plays as the run does (classic's 4-player `tuned`) reads the run's rate exactly,
+    so the centre lies in its band, and the other end is shifted by as much."""
+    from reports.report import load_report
+
+    monkeypatch.delenv(BANDS_ENV, raising=False)
+    monkeypatch.setattr("simcore.studies.band.REPLAY_GAMES", 100)
+    report = load_report(run_folder)  # 400 deals of seed 1; the ends replay the first 100
+    sides = report.tables["sides"].filter(config="classic/4p/tuned")
+    rate = dict(zip(sides["side"], sides["rate"], strict=True))
+    rows = report.tables["bands"].filter(config="classic/4p/tuned").iter_rows(named=True)
+    seen, moved = set(), set()
+    for row in rows:
+        assert row["band_games"] == 100
+        side, ends = row["side"], (row["low_strategy"], row["high_strategy"])
+        won = {}
+        for spec in {*ends, "tuned"}:
+            seats = simcore.simulate("classic", 4, 100, 1, spec).filter(seat=0)
+            won[spec] = float((seats["winner"] == side).mean())
+        assert "tuned" in ends
+        read = [rate[side] + won[spec] - won["tuned"] for spec in ends]
+        assert (row["band_low"], row["band_high"]) == pytest.approx((min(read), max(read)))
+        assert rate[side] in (row["band_low"], row["band_high"])
+        seen.add(side)
+        if rate[side] != won["tuned"]:  # the first 100 deals alone would read otherwise
+            moved.add(side)
+    assert seen == {"leader", "outlaw", "renegade"} and moved
+
+
 def test_verdict_line_carries_the_band():
     """A banded favoured side's verdict shows its band, and says so when the band's low
     end is not above the reference; without band columns the line is as before."""

@@ -645,18 +645,29 @@ def ship_band(answer: Band, folder: Path | None = None) -> ShippedBand:
 
 @dataclass(frozen=True)
 class Replayed:
-    """A table's bands replayed on a run's deals: each end profile's tally, by (side, end)."""
+    """A table's bands replayed on a run's deals: each end profile's tally, by (side, end),
+    and the run's own play's tally on the same deals (`centre`; None without a start)."""
 
     bands: list[ShippedBand]
     ends: dict[tuple[str, str], Tally]
     games: int  # deals each end played
     characters: tuple[str, ...]  # the theme's character names, the tallies' order
+    centre: Tally | None = None
 
-    def side_band(self, side: str) -> tuple[float, float] | None:
-        """(low, high) of `side`'s rate at its band's two ends on these deals; None unbanded."""
+    def side_band(self, side: str, rate: float | None = None) -> tuple[float, float] | None:
+        """(low, high) of `side`'s rate at its band's two ends; None unbanded. With the run's
+        own rate of the side over all its deals (`rate`) and a centre, each end reads that
+        rate plus the end's paired difference from the centre on the replayed deals (the
+        regression estimate of its rate on all of the run's deals): an end that plays as
+        the run does reads the run's own rate, so the band holds a centre that is one of
+        its ends. Without them, the ends' rates on the replayed deals."""
         if (side, "low") not in self.ends:
             return None
-        rates = [self.ends[(side, e)].sides[WINNERS.index(side)] / self.games for e in ENDS]
+        w = WINNERS.index(side)
+        shift = 0.0
+        if rate is not None and self.centre is not None:
+            shift = rate - self.centre.sides[w] / self.games
+        rates = [self.ends[(side, e)].sides[w] / self.games + shift for e in ENDS]
         return min(rates), max(rates)
 
 
@@ -670,7 +681,7 @@ def replay(
 ) -> Replayed | None:
     """The bands shipped for (theme, players) (searched from `start`, when given) with their
     end presets played on deals 0 .. min(games, REPLAY_GAMES)-1 of `seed` (a run's own
-    deals); None without a band."""
+    deals), and `start` itself on them as the centre; None without a band."""
     bands = [
         b
         for b in shipped_bands(theme.id)
@@ -680,7 +691,8 @@ def replay(
         return None
     n = min(games, REPLAY_GAMES)
     ends = {(b.side, end): b.strategy(end) for b in bands for end in ENDS}
-    specs = list(dict.fromkeys(ends.values()))  # a profile that ends several sides plays once
+    # a profile that ends several sides, or is the centre, plays once
+    specs = list(dict.fromkeys([*ends.values(), *([start] if start is not None else [])]))
     works = [
         Work(theme, players, resolve_strategy(s, players, theme.plays_as, mixed=True), seed, n)
         for s in specs
@@ -688,5 +700,9 @@ def replay(
     chars = len(theme.character_names)
     tallies = dict(zip(specs, (Tally.of(o, chars) for o in play_all(works, backend)), strict=True))
     return Replayed(
-        bands, {k: tallies[s] for k, s in ends.items()}, n, tuple(theme.character_names)
+        bands,
+        {k: tallies[s] for k, s in ends.items()},
+        n,
+        tuple(theme.character_names),
+        tallies.get(start),
     )
