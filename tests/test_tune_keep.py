@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from simcore.engine.vocab import R_LEADER, R_OUTLAW, R_RENEGADE
-from simcore.studies.tune import BEYOND_LUCK, GAIN, Space, iterate
+from simcore.studies.tune import BEYOND_LUCK, GAIN, Space, iterate, unsettled
 from strategies.presets import resolve_strategy
 
 SPACE = Space.full()
@@ -147,17 +147,13 @@ def test_a_settled_round_is_confirmed_by_more_searches_and_resumes_the_one_searc
     np.testing.assert_array_equal(two, one)
 
 
-def test_a_confirmation_beyond_the_threshold_is_taken_and_the_tune_goes_on(monkeypatch, tmp_path):
-    """A confirming search that finds a role gaining more than the threshold replaces that
-    role's values with the largest such answer (of searches 2 and 3), and the next round
-    faces them; a round whose confirmations find nothing ends the tune; they start twice as
-    wide as the round's own searches (CMA-ES's sigma0). The searches are
-    stood in for: each answers with a gain set by (round, role, search)."""
+def stand_in(monkeypatch, gains: dict) -> set:
+    """Stand in for iterate's best responses: each answers with the gain `gains` sets for
+    (round index, role, search) (0 where unset), taken when positive, its vector 10 r + k.
+    Returns the set that collects each search's (k, sigma0)."""
     import simcore.studies.tune as tune
 
-    gains = {(0, "outlaw", 2): 0.03, (0, "outlaw", 3): 0.05, (0, "leader", 3): 0.015}
     seeds = {tune.sub_seed(SEEDS[0], "search", k): k for k in (2, 3)}
-
     widths = set()
 
     def respond(theme_id, players, r, role, seed, field_file, text, br, *rest):
@@ -171,6 +167,17 @@ def test_a_confirmation_beyond_the_threshold_is_taken_and_the_tune_goes_on(monke
         )
 
     monkeypatch.setattr(tune, "_respond", respond)
+    return widths
+
+
+def test_a_confirmation_beyond_the_threshold_is_taken_and_the_tune_goes_on(monkeypatch, tmp_path):
+    """A confirming search that finds a role gaining more than the threshold replaces that
+    role's values with the largest such answer (of searches 2 and 3), and the next round
+    faces them; a round whose confirmations find nothing ends the tune; they start twice as
+    wide as the round's own searches (CMA-ES's sigma0). The searches are
+    stood in for: each answers with a gain set by (round, role, search)."""
+    gains = {(0, "outlaw", 2): 0.03, (0, "outlaw", 3): 0.05, (0, "leader", 3): 0.015}
+    widths = stand_in(monkeypatch, gains)
     matrix, steps = iterate("classic", 4, "tuned", SEEDS[0], tmp_path, 0.02, 5, searches=3)
     assert [(s.round, s.search) for s in steps] == (
         [(1, 1)] * 3 + [(1, 2)] * 3 + [(1, 3)] * 3 + [(2, 1)] * 3 + [(2, 2)] * 3 + [(2, 3)] * 3
@@ -179,3 +186,25 @@ def test_a_confirmation_beyond_the_threshold_is_taken_and_the_tune_goes_on(monke
     np.testing.assert_array_equal(matrix[R_OUTLAW], np.full(START.shape[1], 3.0))
     np.testing.assert_array_equal(matrix[R_LEADER], START[R_LEADER])  # +1.5 is within 2
     assert widths == {(1, None), (2, 0.5), (3, 0.5)}  # confirmations start twice as wide
+
+
+@pytest.mark.parametrize(
+    ("gains", "rounds", "left"),
+    [
+        ({(0, "leader", 1): 0.05, (0, "outlaw", 1): 0.01}, 1, [(1, "leader", 1), (1, "outlaw", 1)]),
+        ({(0, "outlaw", 2): 0.03}, 1, [(1, "outlaw", 2)]),
+        ({(0, "outlaw", 2): 0.03}, 5, []),
+        ({(0, "leader", 1): 0.05}, 5, []),
+    ],
+)
+def test_a_tune_stopped_by_its_round_limit_says_what_it_left_open(
+    monkeypatch, tmp_path, gains, rounds, left
+):
+    """unsettled: a tune that reaches --rounds with its last round unsettled (the leader +5
+    points above a 2-point threshold, the outlaw's +1 taken with it), or settled but with a
+    confirmation's answer taken, reports the answers a next round would face; one that
+    settles and is confirmed reports none (Dodge City's 6 players cycled through 6 rounds
+    and shipped one point of the cycle before this said so)."""
+    stand_in(monkeypatch, gains)
+    _, steps = iterate("classic", 4, "tuned", SEEDS[0], tmp_path, 0.02, rounds, searches=2)
+    assert [(s.round, s.role, s.search) for s in unsettled(steps, 0.02)] == left

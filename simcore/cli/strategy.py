@@ -195,7 +195,8 @@ def tune(
 
     Without --role: for each player count, cycle over the roles (leader, deputy, outlaw,
     renegade), replacing each role's parameters by its best response to the current field,
-    until no role gains more than --threshold points in a round or --rounds are done; writes
+    until no role gains more than --threshold points in a round or --rounds are done (a count
+    stopped by --rounds unsettled says so; rerun with more --rounds to resume it); writes
     OUT/tuned.toml (the preset `tuned`, per player count and role) and OUT/trail.json.
 
     --method psro (policy-space response oracles, with a coarse correlated equilibrium as
@@ -232,6 +233,7 @@ def tune(
         check_keep,
         iterate,
         psro,
+        unsettled,
     )
     from strategies.presets import mixture_text, preset_toml, resolve_strategy
 
@@ -290,7 +292,7 @@ def tune(
         typer.echo(f"preset: --strategy {folder / 'best.toml'}:best; search: {folder}")
         return
 
-    tables, trail, metas = {}, [], []
+    tables, trail, metas, open_counts = {}, [], [], []
     t0 = time.perf_counter()
     for n in counts:
         bar = tqdm(desc=f"tune {n}p", unit="best response", disable=not progress)
@@ -315,10 +317,18 @@ def tune(
                 f"[{100 * step.gain_low:+.1f}, {100 * step.gain_high:+.1f}]"
                 f"{'' if step.replaced else ' (kept the old values)'}"
             )
+        if method != PSRO and (left := unsettled(steps, threshold / 100, keep)):
+            open_counts.append(n)
+            gains = ", ".join(f"{s.role} {100 * s.gain:+.1f}" for s in left)
+            typer.echo(
+                f"{n}p NOT settled in {rounds} rounds: round {left[0].round} took {gains} pts "
+                f"(rerun with more --rounds to resume from here)"
+            )
     games = sum(s.games for s in trail) + sum(m.games for m in metas)
     rule = "" if keep == GAIN else f", --keep {keep}"
     rule += f", {searches} searches a role to settle" if searches > 1 else ""
     rule += f", --method psro --meta-games {meta_games}" if method == PSRO else ""
+    rule += f"; NOT settled at {', '.join(f'{n}p' for n in open_counts)}" if open_counts else ""
     header = (
         f"bangsim tune --theme {theme} --players {players} --field {field} --seed {seed} "
         f"(threshold {threshold} points, at most {rounds} rounds{rule}); {games:,} games, "

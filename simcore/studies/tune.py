@@ -596,6 +596,20 @@ def _settled(steps: list[Step], r: int, threshold: float, keep: str, taken: bool
     return best <= threshold or (keep == BEYOND_LUCK and not taken)
 
 
+def unsettled(steps: list[Step], threshold: float, keep: str = GAIN) -> list[Step]:
+    """What an iteration left open where it stopped (its round limit): the answers its last
+    round took, which a next round would face, when that round did not settle, or the
+    answers its confirmation took when it did. Empty when the last round settled (and its
+    confirmation took nothing)."""
+    if not steps:
+        return []
+    last = max(s.round for s in steps)
+    own = [s for s in steps if s.round == last and s.search == 1]
+    if not _settled(own, last - 1, threshold, keep, any(s.replaced for s in own)):
+        return [s for s in own if s.replaced]
+    return [s for s in steps if s.round == last and s.search > 1 and s.replaced]
+
+
 @dataclass
 class MetaGame:
     """One round's meta-game of psro: how many profiles played, on how many games in all,
