@@ -14,6 +14,14 @@ numba zeroes every slot in the function's entry block too, and LLVM keeps those 
 slots' addresses go to the callee), so `legal_actions` stored 54 zeros each time it was
 entered, whichever calls it then made. The same games, 4-7% more per CPU-second
 (docs/speed.md, "fifth round").
+
+While it compiles, an array index is taken as it is: numba wraps a negative integer index
+round to the end (a[-1] is the last item), a compare and a select on every index the kernel
+reads or writes, on the path of every load's address. The kernel never indexes with a
+negative number (its piles' "none" is -1 as a *value*, never read through), so it is dropped.
+`NUMBA_BOUNDSCHECK=1` (with its own NUMBA_CACHE_DIR) compiles every index checked against
+0 <= index < size instead, a negative one raising IndexError: how that was verified, and how
+to verify it again after a change (docs/speed.md, "seventh round").
 """
 
 from contextlib import contextmanager
@@ -21,6 +29,7 @@ from contextlib import contextmanager
 from numba import config, types
 from numba.core import callconv, cgutils, debuginfo
 from numba.core.registry import CPUDispatcher
+from numba.np import arrayobj
 
 
 def _alloca_at_use(builder, ty, size=None, name="", zfill=False):
@@ -44,22 +53,29 @@ class _CallSlots:
         return _alloca_at_use if name == "alloca_once" else getattr(cgutils, name)
 
 
+def _index_as_is(context, builder, idxty, idx, size):
+    """arrayobj.fix_integer_index without the wraparound of a negative index."""
+    return context.cast(builder, idx, idxty, types.intp if idxty.signed else types.uintp)
+
+
 @contextmanager
-def _slots_zeroed_at_their_call():
-    before = callconv.cgutils  # compiles nest: a callee compiles while its caller is typed
-    callconv.cgutils = _CallSlots()
+def _kernel_codegen():
+    """While the kernel compiles: a call's slots zeroed at their call, indices as they are."""
+    slots, index = callconv.cgutils, arrayobj.fix_integer_index
+    callconv.cgutils = _CallSlots()  # compiles nest: a callee compiles while its caller is typed
+    arrayobj.fix_integer_index = _index_as_is
     try:
         yield
     finally:
-        callconv.cgutils = before
+        callconv.cgutils, arrayobj.fix_integer_index = slots, index
 
 
 class KernelDispatcher(CPUDispatcher):
-    """A CPUDispatcher that drops the literal types of its callers' arguments and zeroes a
-    call's slots at the call only."""
+    """A CPUDispatcher that drops the literal types of its callers' arguments, zeroes a
+    call's slots at the call only and takes array indices as they are."""
 
     def compile(self, sig):
-        with _slots_zeroed_at_their_call():
+        with _kernel_codegen():
             return super().compile(sig)
 
     def get_call_template(self, args, kws):
