@@ -12,9 +12,9 @@ from simcore.engine.board import (
     count_playable_as,
     find_in_play,
     find_name_in_play,
-    kept_reach,
     n_alive,
     next_alive,
+    reach,
     revealed_dead,
     role_total,
 )
@@ -205,7 +205,7 @@ def card_value(G, T, w, p, c):
     if e == E_BARREL or e == E_SCOPE or e == E_MUSTANG or e == E_WEAPON or e == E_VOLCANIC:
         if find_name_in_play(G, T, p, T.card_name[c]) >= 0:
             return 0.5
-        if e == E_WEAPON and T.card_value[c] <= kept_reach(G, T, p):
+        if e == E_WEAPON and T.card_value[c] <= reach(G, T, p):
             return 1.0
     if w[P_VALUE_SPARE] != 0.0:
         others = 0  # c itself may be in the hand (a discard) or not (a pick): not counted
@@ -369,7 +369,7 @@ def scoring_inputs(G, T, w, p):
     """What every play's score reads besides the play (w: p's parameters): G.enemy filled
     (fill_enemy), and whether a Beer heals and p's reach, returned."""
     fill_enemy(G, w, p)
-    return n_alive(G) >= T.rules[RU_BEER_MIN_PLAYERS], kept_reach(G, T, p)
+    return n_alive(G) >= T.rules[RU_BEER_MIN_PLAYERS], reach(G, T, p)
 
 
 @njit(cache=True, inline="always")

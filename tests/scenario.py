@@ -150,7 +150,7 @@ class Table:
                     return int(kernel.take_from_hand(G, p, i))
             for i in range(G.table_n[p]):
                 if G.table[p, i] in ids:
-                    return int(kernel.take_from_table(G, p, i))
+                    return int(kernel.take_from_table(G, self.T, p, i))
         raise KeyError(f"every {spec!r} is already placed")
 
     def give(self, p: int, *specs: str) -> Table:
@@ -161,7 +161,7 @@ class Table:
 
     def equip(self, p: int, *specs: str) -> Table:
         for spec in specs:
-            kernel.put_in_play(self.G, p, self._take(spec))
+            kernel.put_in_play(self.G, self.T, p, self._take(spec))
         self.check()
         return self
 

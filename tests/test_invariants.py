@@ -8,8 +8,11 @@ CheckedModeError naming the game, so any failure here is reproducible from its s
 
 import numpy as np
 import pytest
+from scenario import FIVE, dist, table
 
+from simcore.engine import kernel
 from simcore.engine.play import play_games
+from simcore.engine.state import S_ERR
 from simcore.engine.vocab import (
     R_LEADER,
     R_OUTLAW,
@@ -60,3 +63,23 @@ def test_mixed_strategies_checked():
     names = np.array(block.preset_names)[block.preset]
     assert (names[block.role == R_OUTLAW] == "random").all() and (names[:, 0] == "basic").all()
     assert not block.capped.any()
+
+
+def test_checked_mode_catches_in_play_counters_out_of_date():
+    """What the cards in play do to distances and reach is kept per seat as cards go in and
+    out of play (State.far, near, gun: distances and reach read them instead of walking the
+    table); checked mode counts them again and names a counter left out of date."""
+    t = table(FIVE)
+    t.equip(2, "Mustang").equip(0, "Scope", "Schofield")
+    assert dist(t, 0, 2) == 2 + 1 - 1
+    assert (int(t.G.far[2]), int(t.G.near[0]), int(t.G.gun[0])) == (1, 1, 2)
+    kernel.discard(t.G, kernel.take_from_table(t.G, t.T, 2, 0))  # the Mustang out of play
+    assert dist(t, 0, 2) == 2 - 1 and int(t.G.far[2]) == 0
+    t.check()
+    for field, seat in (("far", 2), ("near", 3), ("gun", 0)):
+        t.G[field][seat] += 1
+        with pytest.raises(AssertionError, match="cards-in-play counters out of date"):
+            t.check()
+        t.G[field][seat] -= 1
+        t.G.s[S_ERR] = 0
+    t.check()

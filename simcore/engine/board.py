@@ -4,7 +4,7 @@ Shared by the rules kernel and the strategies; nothing here changes the state.
 """
 
 from simcore.engine.jit import njit
-from simcore.engine.state import S_ALIVE_N, S_LAYOUT, S_N, S_REACH, S_REACH_FOR
+from simcore.engine.state import S_ALIVE_N, S_LAYOUT, S_N
 from simcore.engine.vocab import (
     A_BANG_MISSED_SWAP,
     A_BUILTIN_MUSTANG,
@@ -12,8 +12,6 @@ from simcore.engine.vocab import (
     A_UNLIMITED_BANG,
     E_BANG,
     E_MISSED,
-    E_MUSTANG,
-    E_SCOPE,
     E_VOLCANIC,
     E_WEAPON,
     R_OUTLAW,
@@ -89,13 +87,13 @@ def find_weapon(G, T, p):
 @njit(cache=True, inline="always")
 def sees_closer(G, T, a):
     """[C-16] Scope-likes of a: a sees every other player this much closer."""
-    return count_in_play(G, T, a, E_SCOPE) + (1 if G.ability[a] == A_BUILTIN_SCOPE else 0)
+    return G.near[a] + (1 if G.ability[a] == A_BUILTIN_SCOPE else 0)
 
 
 @njit(cache=True, inline="always")
 def seen_farther(G, T, b):
     """[C-16] Mustang-likes of b: every other player sees b this much farther."""
-    return count_in_play(G, T, b, E_MUSTANG) + (1 if G.ability[b] == A_BUILTIN_MUSTANG else 0)
+    return G.far[b] + (1 if G.ability[b] == A_BUILTIN_MUSTANG else 0)
 
 
 @njit(cache=True)
@@ -126,8 +124,9 @@ def fill_distances(G, T, p):
 
 
 @njit(cache=True, inline="always")
-def reach(G, T, p):
-    """[C-11] [C-15] The weapon's reach; the board's gun reaches 1."""
+def weapon_reach(G, T, p):
+    """[C-11] [C-15] The reach of p's weapon in play; the board's gun reaches 1. Counted from
+    the cards in play: what G.gun keeps (reach)."""
     w = find_weapon(G, T, p)
     if w < 0:
         return 1
@@ -135,19 +134,15 @@ def reach(G, T, p):
 
 
 @njit(cache=True, inline="always")
-def layout_key(G, p):
-    """Seat p at this layout of cards in play and living players (S_LAYOUT), never 0."""
-    return (G.s[S_LAYOUT] << 3) + p + 1
+def reach(G, T, p):
+    """[C-11] [C-15] p's reach (weapon_reach, kept in G.gun as cards go in and out of play)."""
+    return G.gun[p]
 
 
 @njit(cache=True, inline="always")
-def kept_reach(G, T, p):
-    """reach(G, T, p), kept while the layout stays."""
-    key = layout_key(G, p)
-    if G.s[S_REACH_FOR] != key:
-        G.s[S_REACH] = reach(G, T, p)
-        G.s[S_REACH_FOR] = key
-    return G.s[S_REACH]
+def layout_key(G, p):
+    """Seat p at this layout of cards in play and living players (S_LAYOUT), never 0."""
+    return (G.s[S_LAYOUT] << 3) + p + 1
 
 
 @njit(cache=True, inline="always")

@@ -9,6 +9,7 @@ shared/reference/rules-checklist.md that a function implements."""
 import numpy as np
 
 from simcore.engine.board import (
+    count_in_play,
     count_playable_as,
     fill_distances,
     find_in_hand,
@@ -17,11 +18,12 @@ from simcore.engine.board import (
     find_playable_as,
     find_weapon,
     hostiles_alive,
-    kept_reach,
     layout_key,
     n_alive,
     next_alive,
+    reach,
     unlimited_bangs,
+    weapon_reach,
 )
 from simcore.engine.jit import njit
 from simcore.engine.limits import ACTIONS_PER_TURN_CAP, MAX_ACTIONS
@@ -35,6 +37,7 @@ from simcore.engine.state import (
     DMG_OTHER,
     ERR_CARDS,
     ERR_DEAD_HOLDS,
+    ERR_IN_PLAY,
     ERR_LIFE,
     ERR_WINNER,
     EV_BEER_SAVES,
@@ -256,22 +259,31 @@ def take_from_hand(G, p, i):
     return c
 
 
-@njit(cache=True)
-def take_from_table(G, p, slot):
+@njit(cache=True, inline="always")
+def in_play_changed(G, T, p):
+    """Count again what p's cards in play do to distances and reach (G.far, G.near, G.gun)."""
     G.s[S_LAYOUT] += 1
+    G.far[p] = count_in_play(G, T, p, E_MUSTANG)
+    G.near[p] = count_in_play(G, T, p, E_SCOPE)
+    G.gun[p] = weapon_reach(G, T, p)
+
+
+@njit(cache=True)
+def take_from_table(G, T, p, slot):
     last = G.table_n[p] - 1
     c = G.table[p, slot]
     G.table[p, slot] = G.table[p, last]
     G.table[p, last] = -1
     G.table_n[p] = last
+    in_play_changed(G, T, p)
     return c
 
 
 @njit(cache=True)
-def put_in_play(G, p, c):
-    G.s[S_LAYOUT] += 1
+def put_in_play(G, T, p, c):
     G.table[p, G.table_n[p]] = c
     G.table_n[p] += 1
+    in_play_changed(G, T, p)
 
 
 @njit(cache=True)
@@ -295,11 +307,11 @@ def discard_from_hand(G, p, i):
 
 
 @njit(cache=True)
-def discard_everything(G, p):
+def discard_everything(G, T, p):
     while G.hand_n[p] > 0:
         discard(G, take_from_hand(G, p, G.hand_n[p] - 1))
     while G.table_n[p] > 0:
-        discard(G, take_from_table(G, p, G.table_n[p] - 1))
+        discard(G, take_from_table(G, T, p, G.table_n[p] - 1))
 
 
 # --- draw! ------------------------------------------------------------------------------
@@ -457,7 +469,7 @@ def eliminate(G, T, p, killer, effect):
         else:
             discard(G, c)
     while G.table_n[p] > 0:
-        c = take_from_table(G, p, G.table_n[p] - 1)
+        c = take_from_table(G, T, p, G.table_n[p] - 1)
         if sam >= 0:
             to_hand(G, sam, c)
         else:
@@ -470,7 +482,7 @@ def eliminate(G, T, p, killer, effect):
             draw_to_hand(G, killer, T.rules[RU_OUTLAW_REWARD])
     elif G.role[p] == R_DEPUTY and G.role[killer] == R_LEADER:
         if T.rules[RU_LEADER_KILLS_DEPUTY_PENALTY]:
-            discard_everything(G, killer)
+            discard_everything(G, T, killer)
             hand_emptied(G, killer)
 
 
@@ -641,14 +653,14 @@ def destiny(G, T, p, f, tgt):
         draw_to_hand(G, p, 1)
     elif f == D_TAKE:
         if G.hand_n[tgt] + G.table_n[tgt] > 0:
-            to_hand(G, p, take_card(G, tgt, -1 if G.hand_n[tgt] > 0 else 0))
+            to_hand(G, p, take_card(G, T, tgt, -1 if G.hand_n[tgt] > 0 else 0))
             G.ev[EV_STOLEN] += 1
     elif f == D_OTHERS_DISCARD:  # "a random card from hand or a card of your choice from play"
         ns = G.s[S_N]
         for step in range(1, ns):
             q = (p + step) % ns
             if G.alive[q] and G.hand_n[q] + G.table_n[q] > 0:
-                discard(G, take_card(G, q, destiny_discard_pick(G, T, p, q)))
+                discard(G, take_card(G, T, q, destiny_discard_pick(G, T, p, q)))
                 G.ev[EV_DISCARDED_BY_OTHERS] += 1
     elif f == D_HIT_ALL:
         ns = G.s[S_N]
@@ -708,13 +720,13 @@ def general_store(G, T, p):
 
 
 @njit(cache=True)
-def take_card(G, p, opt):
+def take_card(G, T, p, opt):
     """[K-05] [K-06] A random card from p's hand (opt -1) or the card in play at slot opt."""
     if opt < 0:
         c = take_from_hand(G, p, rng_below(G.rng, G.hand_n[p]))
         hand_emptied(G, p)
         return c
-    return take_from_table(G, p, opt)
+    return take_from_table(G, T, p, opt)
 
 
 # --- the play phase -----------------------------------------------------------------------
@@ -756,7 +768,7 @@ def distances_and_reach(G, T, p):
     if G.s[S_DIST_FOR] != key:
         fill_distances(G, T, p)
         G.s[S_DIST_FOR] = key
-    return kept_reach(G, T, p)
+    return reach(G, T, p)
 
 
 @njit(cache=True)
@@ -896,12 +908,12 @@ def resolve(G, T, p, k):
     if e == E_WEAPON or e == E_VOLCANIC:  # [C-11] a new weapon replaces the old one
         w = find_weapon(G, T, p)
         if w >= 0:
-            discard(G, take_from_table(G, p, w))
-        put_in_play(G, p, c)
+            discard(G, take_from_table(G, T, p, w))
+        put_in_play(G, T, p, c)
     elif e == E_BARREL or e == E_SCOPE or e == E_MUSTANG or e == E_DYNAMITE or e == E_NEW_HOPE:
-        put_in_play(G, p, c)
+        put_in_play(G, T, p, c)
     elif e == E_JAIL:
-        put_in_play(G, tgt, c)  # [C-12] Jail goes in front of another player
+        put_in_play(G, T, tgt, c)  # [C-12] Jail goes in front of another player
     else:
         discard(G, c)  # [C-12] brown cards resolve and are discarded
     if e == E_BANG or e == E_MISSED:  # a Missed! here is Calamity Janet's BANG! [A-03]
@@ -993,11 +1005,11 @@ def apply_effect(G, T, p, c, e, tgt, opt):
         draw_to_hand(G, p, T.card_value[c])
     elif e == E_STEAL:
         record(G, p, tgt, takes_as_attack(G, T, tgt, opt))
-        to_hand(G, p, take_card(G, tgt, opt))
+        to_hand(G, p, take_card(G, T, tgt, opt))
         G.ev[EV_STOLEN] += tgt != p
     elif e == E_DISCARD_ANY:
         record(G, p, tgt, takes_as_attack(G, T, tgt, opt))
-        discard(G, take_card(G, tgt, opt))
+        discard(G, take_card(G, T, tgt, opt))
         G.ev[EV_DISCARDED_BY_OTHERS] += tgt != p
     elif e == E_GENERAL_STORE:
         general_store(G, T, p)
@@ -1036,7 +1048,7 @@ def draw_phase(G, T, p):
     if ab == A_DRAW_FROM_PLAYER:
         q = jesse_source(G, p)
         if q >= 0 and G.hand_n[q] > 0:
-            to_hand(G, p, take_card(G, q, -1))
+            to_hand(G, p, take_card(G, T, q, -1))
             G.ev[EV_STOLEN] += 1
             k -= 1
     elif ab == A_DRAW_FROM_DISCARD:
@@ -1091,10 +1103,10 @@ def pass_dynamite(G, T, p, c):
     q = next_alive(G, p)
     while q != p:
         if find_name_in_play(G, T, q, T.card_name[c]) < 0:
-            put_in_play(G, q, c)
+            put_in_play(G, T, q, c)
             return
         q = next_alive(G, q)
-    put_in_play(G, p, c)
+    put_in_play(G, T, p, c)
 
 
 @njit(cache=True)
@@ -1111,7 +1123,7 @@ def start_of_turn(G, T, p):
         return True
     slot = find_in_play(G, T, p, E_DYNAMITE)
     if slot >= 0:
-        c = take_from_table(G, p, slot)
+        c = take_from_table(G, T, p, slot)
         if check(G, T, p, CHK_DYNAMITE, False):
             discard(G, c)
             damage(G, T, p, T.rules[RU_DYNAMITE_DAMAGE], -1, -1, E_DYNAMITE)
@@ -1121,7 +1133,7 @@ def start_of_turn(G, T, p):
             pass_dynamite(G, T, p, c)
     slot = find_in_play(G, T, p, E_NEW_HOPE)
     if slot >= 0:  # [S-31] on its check +new_hope_heal (never above max) and discarded
-        c = take_from_table(G, p, slot)
+        c = take_from_table(G, T, p, slot)
         if check(G, T, p, CHK_NEW_HOPE, True):
             discard(G, c)
             heal(G, p, T.rules[RU_NEW_HOPE_HEAL])
@@ -1129,7 +1141,7 @@ def start_of_turn(G, T, p):
             pass_dynamite(G, T, p, c)
     slot = find_in_play(G, T, p, E_JAIL)
     if slot >= 0:  # [K-16] discarded either way; a failed draw! skips the turn
-        c = take_from_table(G, p, slot)
+        c = take_from_table(G, T, p, slot)
         escaped = check(G, T, p, CHK_JAIL, True)
         discard(G, c)
         if not escaped:
@@ -1260,6 +1272,9 @@ def setup_game(G, T, W, pool, role_preset, feature, players, seed, game, checked
     G.buf[:] = -1
     G.hand_n[:] = 0
     G.table_n[:] = 0
+    G.far[:] = 0
+    G.near[:] = 0
+    G.gun[:] = 1
     G.alive[:] = 0
     G.karma[:] = 0.0
     G.belief[:, :] = 0.0
@@ -1412,6 +1427,11 @@ def check_invariants(G, T):
                 G.s[S_ERR] = ERR_LIFE
         elif G.life[q] != 0 or G.hand_n[q] != 0 or G.table_n[q] != 0:
             G.s[S_ERR] = ERR_DEAD_HOLDS
+        far = count_in_play(G, T, q, E_MUSTANG)
+        if G.far[q] != far or G.near[q] != count_in_play(G, T, q, E_SCOPE):
+            G.s[S_ERR] = ERR_IN_PLAY
+        if G.gun[q] != weapon_reach(G, T, q):
+            G.s[S_ERR] = ERR_IN_PLAY
     if total != nc:
         G.s[S_ERR] = ERR_CARDS
     for c in range(nc):

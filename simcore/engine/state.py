@@ -31,33 +31,31 @@ S_FEATURED = 16  # the featured character's seat (setup_game's `feature`), -1 fo
 # eliminated): kernel.distances_and_reach keeps G.dist while this stays
 S_LAYOUT = 17
 S_DIST_FOR = 18  # (S_LAYOUT << 3) + seat + 1 of the distances in G.dist; 0: none
-S_REACH = 19  # the reach of seat S_REACH_FOR (board.kept_reach)
-S_ALIVE_N = 20  # players alive
-S_RECORD = 21  # changes of the public record and the private beliefs (kernel.record)
+S_ALIVE_N = 19  # players alive
+S_RECORD = 20  # changes of the public record and the private beliefs (kernel.record)
 # policy.fill_enemy keeps G.enemy while its inputs stay: for seat p = S_ENEMY_FOR - 1 (0:
 # none), at the others' record and the living, (S_RECORD - acted[p]) * 8 + S_ALIVE_N =
 # S_ENEMY_VER, and (for a renegade) the leader's life S_ENEMY_LIFE0
-S_ENEMY_FOR = 22
-S_ENEMY_VER = 23
-S_ENEMY_LIFE0 = 24
-S_REACH_FOR = 25  # (S_LAYOUT << 3) + seat + 1 of S_REACH; 0: none
-S_QUIET = 26  # 1: no one reads the event counts, whose pile shares are then not computed
+S_ENEMY_FOR = 21
+S_ENEMY_VER = 22
+S_ENEMY_LIFE0 = 23
+S_QUIET = 24  # 1: no one reads the event counts, whose pile shares are then not computed
 # a seat that searches (simcore.engine.search): kernel.take_turn pauses at its decisions
-S_SEARCH = 27  # bit q: seat q pauses at its decisions of the kinds in S_SEARCH_KINDS
-S_SEARCH_KINDS = 28  # bits SK_* below
-S_PHASE = 29  # where the turn under way stands (PH_*), so that a paused turn resumes there
-S_PAUSED = 30  # 1: play_on returned at a searching seat's decision (S_OPTIONS options)
-S_FORCE = 31  # the option the resumed decision takes (0: none); an option is a code:
+S_SEARCH = 25  # bit q: seat q pauses at its decisions of the kinds in S_SEARCH_KINDS
+S_SEARCH_KINDS = 26  # bits SK_* below
+S_PHASE = 27  # where the turn under way stands (PH_*), so that a paused turn resumes there
+S_PAUSED = 28  # 1: play_on returned at a searching seat's decision (S_OPTIONS options)
+S_FORCE = 29  # the option the resumed decision takes (0: none); an option is a code:
 # in the play phase 1 stops and k + 2 plays legal action k; in the discard phase i + 2
 # discards hand card i; in Kit Carlson's put-back j + 2 puts back drawn card j
-S_BASE = 32  # at a pause: the option the seat's own strategy took
-S_OPTIONS = 33  # at a pause: the legal actions in the play phase (codes 1 .. n + 1); the
+S_BASE = 30  # at a pause: the option the seat's own strategy took
+S_OPTIONS = 31  # at a pause: the legal actions in the play phase (codes 1 .. n + 1); the
 # cards drawn (the last in hand, codes 2 .. n + 1) in Kit Carlson's put-back
-S_DECISIONS = 34  # pauses so far (a searched decision's number)
+S_DECISIONS = 32  # pauses so far (a searched decision's number)
 # kernel.legal_actions' pick when it scored the plays while listing them (choose_action
 # returns it), NOT_CHOSEN when it only listed them
-S_CHOICE = 35
-N_S = 36
+S_CHOICE = 33
+N_S = 34
 NOT_CHOSEN = -2
 PH_START = 0  # the turn has not begun (or is over)
 PH_PLAY = 1  # drawn: playing cards
@@ -111,12 +109,14 @@ ERR_LIFE = 2  # life outside 0..max
 ERR_DEAD_HOLDS = 3  # an eliminated player holds cards
 ERR_WINNER = 4  # an ended game without exactly one winning side
 ERR_ILLEGAL = 6  # a strategy chose an action outside the legal list
+ERR_IN_PLAY = 7  # State.far, near or gun other than what the cards in play give
 ERRORS = {
     ERR_CARDS: "card conservation broken",
     ERR_LIFE: "life outside 0..max",
     ERR_DEAD_HOLDS: "an eliminated player holds cards",
     ERR_WINNER: "ended game without exactly one winning side",
     ERR_ILLEGAL: "illegal action chosen",
+    ERR_IN_PLAY: "cards-in-play counters out of date",
 }
 
 
@@ -146,6 +146,12 @@ STATE_FIELDS = [
     ("belief", np.float64, (MAX_PLAYERS, MAX_PLAYERS)),
     ("acted", np.int64, (MAX_PLAYERS,)),  # changes of the record each seat made as the actor
     ("dist", np.int64, (MAX_PLAYERS,)),  # scratch: distance from the player choosing a play
+    # what p's cards in play do to distances and reach, kept by kernel.put_in_play and
+    # kernel.take_from_table (checked mode checks them): Mustang-likes, Scope-likes, and the
+    # reach of p's weapon (1 without one)
+    ("far", np.int64, (MAX_PLAYERS,)),
+    ("near", np.int64, (MAX_PLAYERS,)),
+    ("gun", np.int64, (MAX_PLAYERS,)),
     ("enemy", np.float64, (MAX_PLAYERS,)),  # scratch: the deciding bot's enemy score per seat
     ("buf", np.int64, (MAX_CARDS,)),  # scratch: General Store, Kit Carlson's look, the deal
     ("ev", np.int64, (N_EV,)),  # event counts (EV_*), zeroed at setup

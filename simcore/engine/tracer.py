@@ -367,7 +367,7 @@ class Recorder:
             heir = next(int(args[0]) for name, args, _ in frame.moves if name == "to_hand")
             self.emit("inherit", seat=heir, cards=self.cards(got), **{"from": int(p)})
 
-    def post_discard_everything(self, frame, result, G, p) -> None:
+    def post_discard_everything(self, frame, result, G, T, p) -> None:
         dead = self.parent()
         victim = int(dead.args[2]) if dead is not None and dead.name == "eliminate" else -1
         self.emit(
@@ -395,7 +395,7 @@ class Recorder:
             why = f"{self.theme.character_names[int(G.char[p])]}, {why}"
         self.emit("draws", seat=int(p), cards=cards, why=why)
 
-    def post_take_card(self, frame, result, G, p, opt) -> None:
+    def post_take_card(self, frame, result, G, T, p, opt) -> None:
         up = self.parent()
         if up is None or up.name == "draw_phase":
             return  # Jesse Jones's draw: the draw event names where it came from
@@ -421,8 +421,8 @@ class Recorder:
         self.emit("store", seat=int(p), revealed=self.cards(revealed), picks=picks)
 
     def post_pass_dynamite(self, frame, result, G, T, p, c) -> None:
-        put = [args for name, args, _ in frame.moves if name == "put_in_play"]
-        to = int(put[-1][0]) if put else int(p)
+        put = [args for name, args, _ in frame.moves if name == "put_in_play"]  # (T, seat, card)
+        to = int(put[-1][-2]) if put else int(p)
         self.emit("pass", seat=int(p), card=self.card(c), to=to)
 
     def post_sid_ability(self, frame, result, G, T, p) -> None:
