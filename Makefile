@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 # (cache=True does not notice edits in other files).
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 
-.PHONY: setup run test fuzz tune tune-classic bench lint clean
+.PHONY: setup run test fuzz tune tune-classic bench check-index lint clean
 
 setup: $(STAMP)
 
@@ -61,10 +61,16 @@ tune-%: setup
 bench: setup
 	$(BIN)/bangsim bench --json runs/bench.json
 
+# the same-games digests with every array index of the kernel bounds-checked (a negative one
+# too: the kernel takes indices as they are, simcore/engine/jit.py); its own numba cache,
+# so the first run compiles the kernel (minutes)
+check-index: setup
+	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=.numba_cache_boundscheck $(BIN)/python -m pytest -q tests/test_same_games.py
+
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
 clean:
-	rm -rf $(VENV) runs .pytest_cache .ruff_cache .numba_cache .hypothesis build dist *.egg-info
+	rm -rf $(VENV) runs .pytest_cache .ruff_cache .numba_cache .numba_cache_boundscheck .hypothesis build dist *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
