@@ -75,7 +75,7 @@ class CheckedModeError(AssertionError):
 
 
 class Searching(NamedTuple):
-    """What play_range needs for seats that search (simcore.engine.search): the settings
+    """What search_range needs for seats that search (simcore.engine.search): the settings
     (all zero: none), the states' int64 words and a scratch state per thread (its words)."""
 
     cfg: np.ndarray  # int64[search.N_CFG]
@@ -86,108 +86,107 @@ class Searching(NamedTuple):
 
 
 def searching(cfg: np.ndarray, states: np.recarray, mix: np.ndarray = NO_MIX) -> Searching:
-    """play_block's Searching for settings cfg (Strategy.search_config), its states and the
+    """search_block's Searching for settings cfg (Strategy.search_config), its states and the
     mixed field `mix` (Mixture.table; 0 rows: a pure field)."""
     scratch = new_states(len(states) if cfg[C_ROLES] else 0)
     return Searching(cfg, copies(states).words, scratch, copies(scratch).words, mix)
 
 
+@njit(cache=True, inline="always")
+def game_of(role_rows, game_idx, game0, g):
+    """Slot g's game: (its row of role_rows, its game index)."""
+    rows = role_rows[g] if role_rows.shape[0] > 1 else role_rows[0]
+    game = game_idx[g] if game_idx.shape[0] > 0 else game0 + g
+    return rows, game
+
+
+@njit(cache=True, inline="always")
+def game_out(G, g, players, out):
+    """Slot g's outputs from the ended game G (play_range)."""
+    out.s[g, 0] = G.s[S_WINNER]
+    out.s[g, 1] = G.s[S_TURN]
+    out.s[g, 2] = G.s[S_CAPPED]
+    out.s[g, 3] = G.s[S_ERR]
+    out.s[g, 4] = G.s[S_ROUNDS]
+    out.s[g, 5] = G.s[S_FEATURED]
+    for q in range(players):
+        out.p[g, q, 0] = G.role[q]
+        out.p[g, q, 1] = G.char[q]
+        out.p[g, q, 2] = G.alive[q]
+    for k in range(out.e.shape[1]):
+        out.e[g, k] = G.ev[k]
+    for q in range(out.u.shape[1]):
+        for k in range(out.u.shape[2]):
+            out.u[g, q, k] = min(G.used[q, k], 32767)
+
+
 @njit(cache=True)
 def play_range(
-    states,
-    tables,
-    W,
-    pool,
-    role_rows,
-    feature,
-    players,
-    seed,
-    game_idx,
-    game0,
-    b,
-    n,
-    checked,
-    srch,
+    states, tables, W, pool, role_rows, feature, players, seed, game_idx, game0, b, n, checked,
     out,
-):
+):  # fmt: skip
     """Work item b: games b*BLOCK .. of the block, on the running thread's state. Game g is
     game index game_idx[g] (game0 + g when game_idx is empty) with role_rows[g] (row 0 when
     role_rows has one row) as the row of W each role plays.
     out.s[g] = (winner, turns, capped, error, rounds, featured seat); out.p[g, q] = (role,
-    character, alive); out.e[g] = State.ev and out.u[g, q] = State.used[q] (when not 0 wide);
-    with seats that search (srch), out.q[g] = the search's counts (search.Q_*) and out.d[g]
-    its decisions (search.log_decision; 0 rows: not logged)."""
-    t = get_thread_id()
-    G = states[t]  # setup_game resets every field: any state will do
+    character, alive); out.e[g] = State.ev and out.u[g, q] = State.used[q] (when not 0 wide)."""
+    G = states[get_thread_id()]  # setup_game resets every field: any state will do
     T = tables[0]
     for g in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-        rows = role_rows[g] if role_rows.shape[0] > 1 else role_rows[0]
-        game = game_idx[g] if game_idx.shape[0] > 0 else game0 + g
-        if srch.cfg[C_ROLES]:
-            S = srch.scratch[t]
-            Gw = srch.words[t]
-            Sw = srch.scratch_words[t]
-            cfg = srch.cfg
-            search_game(
-                G, Gw, S, Sw, T, W, pool, rows, feature, players, seed, game, checked, cfg,
-                out.q[g], out.d[g], srch.mix,
-            )  # fmt: skip
-        else:
-            play_game(G, T, W, pool, rows, feature, players, seed, game, checked)
-        out.s[g, 0] = G.s[S_WINNER]
-        out.s[g, 1] = G.s[S_TURN]
-        out.s[g, 2] = G.s[S_CAPPED]
-        out.s[g, 3] = G.s[S_ERR]
-        out.s[g, 4] = G.s[S_ROUNDS]
-        out.s[g, 5] = G.s[S_FEATURED]
-        for q in range(players):
-            out.p[g, q, 0] = G.role[q]
-            out.p[g, q, 1] = G.char[q]
-            out.p[g, q, 2] = G.alive[q]
-        for k in range(out.e.shape[1]):
-            out.e[g, k] = G.ev[k]
-        for q in range(out.u.shape[1]):
-            for k in range(out.u.shape[2]):
-                out.u[g, q, k] = min(G.used[q, k], 32767)
+        rows, game = game_of(role_rows, game_idx, game0, g)
+        play_game(G, T, W, pool, rows, feature, players, seed, game, checked)
+        game_out(G, g, players, out)
+
+
+@njit(cache=True)
+def search_range(
+    states, tables, W, pool, role_rows, feature, players, seed, game_idx, game0, b, n, checked,
+    srch, out,
+):  # fmt: skip
+    """play_range with seats that search (srch): each game played by search.search_game;
+    out.q[g] = the search's counts (search.Q_*) and out.d[g] its decisions
+    (search.log_decision; 0 rows: not logged)."""
+    t = get_thread_id()
+    G = states[t]
+    T = tables[0]
+    S = srch.scratch[t]
+    Gw = srch.words[t]
+    Sw = srch.scratch_words[t]
+    for g in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+        rows, game = game_of(role_rows, game_idx, game0, g)
+        search_game(
+            G, Gw, S, Sw, T, W, pool, rows, feature, players, seed, game, checked, srch.cfg,
+            out.q[g], out.d[g], srch.mix,
+        )  # fmt: skip
+        game_out(G, g, players, out)
 
 
 @njit(parallel=True, cache=True)
 def play_block(
-    states,
-    tables,
-    W,
-    pool,
-    role_rows,
-    feature,
-    players,
-    seed,
-    game_idx,
-    game0,
-    n,
-    checked,
-    srch,
+    states, tables, W, pool, role_rows, feature, players, seed, game_idx, game0, n, checked,
     out,
-):
+):  # fmt: skip
     """Play n games (see play_range) in work items of BLOCK games. Records (the states, the
-    one-row tables array) stay arrays here: parfors cannot pass a bare record."""
+    one-row tables array) stay arrays here: parfors cannot pass a bare record. Apart from
+    search_block, so that a run without a seat that searches does not compile the search."""
     for b in prange((n + BLOCK - 1) // BLOCK):
         play_range(
-            states,
-            tables,
-            W,
-            pool,
-            role_rows,
-            feature,
-            players,
-            seed,
-            game_idx,
-            game0,
-            b,
-            n,
-            checked,
-            srch,
-            out,
-        )
+            states, tables, W, pool, role_rows, feature, players, seed, game_idx, game0, b, n,
+            checked, out,
+        )  # fmt: skip
+
+
+@njit(parallel=True, cache=True)
+def search_block(
+    states, tables, W, pool, role_rows, feature, players, seed, game_idx, game0, n, checked,
+    srch, out,
+):  # fmt: skip
+    """play_block with seats that search (search_range)."""
+    for b in prange((n + BLOCK - 1) // BLOCK):
+        search_range(
+            states, tables, W, pool, role_rows, feature, players, seed, game_idx, game0, b, n,
+            checked, srch, out,
+        )  # fmt: skip
 
 
 class Outputs(NamedTuple):
@@ -270,7 +269,7 @@ def _play(
     theme, players, seed, W, role_rows, game_idx, game0, n, pool, feat, checked, events, cfg,
     log_rows=0, mix=NO_MIX,
 ):  # fmt: skip
-    """Run play_block on n games and return its Outputs; CheckedModeError names a game whose
+    """Run play_block (search_block with seats that search) on n games and return its Outputs; CheckedModeError names a game whose
     invariants broke. Without `events` the kernel skips what only the event counts need;
     cfg: the search settings (Strategy.search_config); log_rows: rows of each game's log of
     its searched decisions (0: none); mix: the mixed field role_rows were drawn from, which
@@ -289,23 +288,15 @@ def _play(
         np.ascontiguousarray(a, dtype) for a, dtype in
         ((W, np.float64), (pool, np.int64), (role_rows, np.int64), (game_idx, np.int64))
     )  # fmt: skip
+    args = (
+        states, pack_tables(theme.tables), W, pool, role_rows, feat, players, seed, game_idx,
+        game0, n, int(checked) | (0 if events else QUIET),
+    )  # fmt: skip
     with np.errstate(over="ignore"):  # uint64 wraparound in the RNG under NUMBA_DISABLE_JIT
-        play_block(
-            states,
-            pack_tables(theme.tables),
-            W,
-            pool,
-            role_rows,
-            feat,
-            players,
-            seed,
-            game_idx,
-            game0,
-            n,
-            int(checked) | (0 if events else QUIET),
-            searching(cfg, states, np.ascontiguousarray(mix, np.float64)),
-            out,
-        )
+        if cfg[C_ROLES]:
+            search_block(*args, searching(cfg, states, np.ascontiguousarray(mix, np.float64)), out)
+        else:
+            play_block(*args, out)
     bad = np.flatnonzero(out.s[:, 3])
     if bad.size:
         g = int(bad[0])

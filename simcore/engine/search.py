@@ -1,6 +1,6 @@
 """A seat that searches by rollouts: `--strategy search:BASE` (strategies.presets.Search).
 
-The game is played by the kernel as any other (play.play_range calls search_game for it),
+The game is played by the kernel as any other (play.search_range calls search_game for it),
 but a searching seat's turn pauses at each of its decisions of the kinds it searches
 (kernel.take_turn: S_PAUSED). There `decide` weighs every option (each legal play and
 stop; each distinct card to discard down to life; as Kit Carlson, each distinct card
