@@ -260,12 +260,17 @@ def take_from_hand(G, p, i):
 
 
 @njit(cache=True, inline="always")
+def in_play_counts(G, T, p):
+    """What p's cards in play do to distances and reach, counted from them: (Mustang-likes,
+    Scope-likes, the weapon's reach), what G.far, G.near and G.gun keep."""
+    return count_in_play(G, T, p, E_MUSTANG), count_in_play(G, T, p, E_SCOPE), weapon_reach(G, T, p)
+
+
+@njit(cache=True, inline="always")
 def in_play_changed(G, T, p):
-    """Count again what p's cards in play do to distances and reach (G.far, G.near, G.gun)."""
+    """p's cards in play changed: the layout moves on and p's counters are counted again."""
     G.s[S_LAYOUT] += 1
-    G.far[p] = count_in_play(G, T, p, E_MUSTANG)
-    G.near[p] = count_in_play(G, T, p, E_SCOPE)
-    G.gun[p] = weapon_reach(G, T, p)
+    G.far[p], G.near[p], G.gun[p] = in_play_counts(G, T, p)
 
 
 @njit(cache=True)
@@ -1427,10 +1432,8 @@ def check_invariants(G, T):
                 G.s[S_ERR] = ERR_LIFE
         elif G.life[q] != 0 or G.hand_n[q] != 0 or G.table_n[q] != 0:
             G.s[S_ERR] = ERR_DEAD_HOLDS
-        far = count_in_play(G, T, q, E_MUSTANG)
-        if G.far[q] != far or G.near[q] != count_in_play(G, T, q, E_SCOPE):
-            G.s[S_ERR] = ERR_IN_PLAY
-        if G.gun[q] != weapon_reach(G, T, q):
+        far, near, gun = in_play_counts(G, T, q)
+        if G.far[q] != far or G.near[q] != near or G.gun[q] != gun:
             G.s[S_ERR] = ERR_IN_PLAY
     if total != nc:
         G.s[S_ERR] = ERR_CARDS

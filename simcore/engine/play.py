@@ -75,12 +75,12 @@ class CheckedModeError(AssertionError):
 
 
 class Searching(NamedTuple):
-    """What search_range needs for seats that search (simcore.engine.search): the settings
-    (all zero: none), the states' int64 words and a scratch state per thread (its words)."""
+    """What search_range needs for seats that search (simcore.engine.search): the settings,
+    the states' int64 words and a scratch state per thread (its words)."""
 
     cfg: np.ndarray  # int64[search.N_CFG]
     words: np.ndarray  # int64[threads, words]: the states' memory
-    scratch: np.recarray  # a State record per thread (0 without search)
+    scratch: np.recarray  # a State record per thread
     scratch_words: np.ndarray
     mix: np.ndarray  # float64[J, 5]: the mixed field the rows were drawn from (search.world_rows)
 
@@ -88,7 +88,7 @@ class Searching(NamedTuple):
 def searching(cfg: np.ndarray, states: np.recarray, mix: np.ndarray = NO_MIX) -> Searching:
     """search_block's Searching for settings cfg (Strategy.search_config), its states and the
     mixed field `mix` (Mixture.table; 0 rows: a pure field)."""
-    scratch = new_states(len(states) if cfg[C_ROLES] else 0)
+    scratch = new_states(len(states))
     return Searching(cfg, copies(states).words, scratch, copies(scratch).words, mix)
 
 
@@ -269,8 +269,8 @@ def _play(
     theme, players, seed, W, role_rows, game_idx, game0, n, pool, feat, checked, events, cfg,
     log_rows=0, mix=NO_MIX,
 ):  # fmt: skip
-    """Run play_block (search_block with seats that search) on n games and return its Outputs; CheckedModeError names a game whose
-    invariants broke. Without `events` the kernel skips what only the event counts need;
+    """Run play_block (search_block with seats that search) on n games and return its
+    Outputs; CheckedModeError names a game whose invariants broke. Without `events` the kernel skips what only the event counts need;
     cfg: the search settings (Strategy.search_config); log_rows: rows of each game's log of
     its searched decisions (0: none); mix: the mixed field role_rows were drawn from, which
     a searching seat's worlds draw from (Mixture.table; 0 rows: none)."""
