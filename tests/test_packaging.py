@@ -191,3 +191,15 @@ def test_installed_copy_finds_every_theme_preset_and_experiment(wheel, tmp_path)
     assert code == 2
     assert f"unknown experiment 'nosuch' (shipped: {', '.join(EXPERIMENTS)}" in stderr
     assert not (work / "runs").exists()  # planning writes nothing
+
+
+def test_a_clone_on_the_path_finds_configs_beside_simcore(monkeypatch):
+    """A clone used without installing it (only on PYTHONPATH, so `simcore.configs` is no
+    package) reads the configs/ folder beside simcore/."""
+    from simcore.engine import theme
+
+    def not_installed(package):
+        raise ModuleNotFoundError(package)
+
+    monkeypatch.setattr(theme, "files", not_installed)
+    assert Path(theme._configs_dir()) == ROOT / "configs"

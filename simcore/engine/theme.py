@@ -34,7 +34,7 @@ def _configs_dir() -> Traversable:
     try:
         return files("simcore.configs")
     except ModuleNotFoundError:
-        clone = Path(__file__).resolve().parent.parent / "configs"
+        clone = Path(__file__).resolve().parents[2] / "configs"  # simcore/engine/theme.py
         if not clone.is_dir():
             raise
         return clone
