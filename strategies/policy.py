@@ -10,8 +10,8 @@ game's own stream.
 from simcore.engine.board import (
     count_in_hand,
     count_playable_as,
-    find_in_play,
-    find_name_in_play,
+    in_play_has,
+    in_play_named,
     n_alive,
     next_alive,
     reach,
@@ -197,23 +197,19 @@ def fill_enemy(G, w, p):
 
 
 @njit(cache=True)
-def card_value(G, T, w, p, c):
+def card_value(G, T, w, p, c, own):
     """Worth of holding card c for p: its effect's value, less if already useless, less
-    `value_spare` for each other card of its effect in p's hand."""
+    `value_spare` for each other card of its effect in p's hand. own: 1 when c is one of
+    p's hand cards (a discard), 0 when not (a pick)."""
     e = T.card_effect[c]
     v = w[P_VALUE + e]
     if e == E_BARREL or e == E_SCOPE or e == E_MUSTANG or e == E_WEAPON or e == E_VOLCANIC:
-        if find_name_in_play(G, T, p, T.card_name[c]) >= 0:
+        if in_play_named(G, p, T.card_name[c]):
             return 0.5
         if e == E_WEAPON and T.card_value[c] <= reach(G, T, p):
             return 1.0
-    if w[P_VALUE_SPARE] != 0.0:
-        others = 0  # c itself may be in the hand (a discard) or not (a pick): not counted
-        for i in range(G.hand_n[p]):
-            d = G.hand[p, i]
-            if d != c and T.card_effect[d] == e:
-                others += 1
-        v -= w[P_VALUE_SPARE] * others
+    if w[P_VALUE_SPARE] != 0.0:  # c itself not counted: `own` is 1 when it is in the hand
+        v -= w[P_VALUE_SPARE] * (count_in_hand(G, T, p, e) - own)
     if w[P_VALUE_DEAD] != 0.0 and unplayable(G, T, p, c):
         v -= w[P_VALUE_DEAD]
     return v
@@ -233,7 +229,7 @@ def unplayable(G, T, p, c):
             continue
         if G.role[q] == R_LEADER and T.rules[RU_JAIL_ON_LEADER] == 0:
             continue
-        if find_name_in_play(G, T, q, T.card_name[c]) < 0:
+        if not in_play_named(G, q, T.card_name[c]):
             return False
     return True
 
@@ -253,7 +249,7 @@ def lowest_value_card(G, T, p, skip):
     for i in range(n):
         if i == skip:
             continue
-        v = card_value(G, T, w, p, G.hand[p, i])
+        v = card_value(G, T, w, p, G.hand[p, i], 1)
         if v < best_v:
             best_v = v
             best = i
@@ -405,7 +401,7 @@ def score_action(G, T, w, p, k, beer_works, my_reach):
 def holds_volcanic(G, T, w, p):
     """A Volcanic in play and `hold_volcanic` BANG!s in hand, or still one once the turn's
     shooting began: a longer gun waits until they are fired (or none reaches)."""
-    if find_in_play(G, T, p, E_VOLCANIC) < 0:
+    if not in_play_has(G, p, E_VOLCANIC):
         return False
     bangs = count_playable_as(G, T, p, E_BANG)
     return bangs >= w[P_HOLD_VOLCANIC] or (G.s[S_BANGS] > 0 and bangs > 0)
@@ -607,7 +603,7 @@ def pick_from(G, T, p, cards, n):
     best = 0
     best_v = -1e18
     for i in range(n):
-        v = card_value(G, T, w, p, cards[i])
+        v = card_value(G, T, w, p, cards[i], 0)
         if v > best_v:
             best_v = v
             best = i
@@ -644,7 +640,7 @@ def put_back(G, T, p, cards, n):
     worst = 0
     worst_v = 1e18
     for i in range(n):
-        v = card_value(G, T, w, p, cards[i])
+        v = card_value(G, T, w, p, cards[i], 0)
         if deny != 0.0 and attacks(T.card_effect[cards[i]]):
             v += deny
         if v < worst_v:
@@ -686,4 +682,4 @@ def pedro_takes_discard(G, T, p, top):
     if is_random(G, p):
         return rng_coin(G.rng)
     w = G.w[p]
-    return card_value(G, T, w, p, top) >= w[P_PEDRO_MIN_VALUE]
+    return card_value(G, T, w, p, top, 0) >= w[P_PEDRO_MIN_VALUE]

@@ -97,6 +97,7 @@ class Table:
         nc = self.T.n_cards
         G.hand[:, :] = -1
         G.hand_n[:] = 0
+        G.held[:, :] = 0
         G.table[:, :] = -1
         G.table_n[:] = 0
         G.disc[:] = -1

@@ -170,6 +170,7 @@ def permute_hidden(G, p, rng, signed=False):
         for j in range(G.hand_n[q]):
             G.hand[q, j] = cards[i]
             i += 1
+        kernel.count_held(G, q)
     G.deck[:deck_n] = cards[i:]
     hidden = [q for q in others if q != 0]
     public = {q: G.belief[q] * (-1 if G.role[q] == R_OUTLAW else 1) for q in hidden}

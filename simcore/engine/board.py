@@ -67,12 +67,16 @@ def find_in_play(G, T, p, effect):
 
 
 @njit(cache=True, inline="always")
-def find_name_in_play(G, T, p, name):
-    """Slot of a card of this distinct name in front of p, or -1 ([C-10] one copy per name)."""
-    for i in range(G.table_n[p]):
-        if T.card_name[G.table[p, i]] == name:
-            return i
-    return -1
+def in_play_named(G, p, name):
+    """[C-10] Is a card of this name in front of p (one copy per name)? G.named, kept as
+    cards go in and out of play."""
+    return (G.named[p] >> name) & 1 == 1
+
+
+@njit(cache=True, inline="always")
+def in_play_has(G, p, effect):
+    """Is a card with this effect in front of p? G.kinds, kept as cards go in and out of play."""
+    return (G.kinds[p] >> effect) & 1 == 1
 
 
 @njit(cache=True, inline="always")
@@ -148,7 +152,7 @@ def layout_key(G, p):
 @njit(cache=True, inline="always")
 def unlimited_bangs(G, T, p):
     """[K-18] [A-16] Volcanic in play or Willy the Kid: any number of BANG! cards."""
-    return G.ability[p] == A_UNLIMITED_BANG or find_in_play(G, T, p, E_VOLCANIC) >= 0
+    return G.ability[p] == A_UNLIMITED_BANG or in_play_has(G, p, E_VOLCANIC)
 
 
 @njit(cache=True)
@@ -161,14 +165,11 @@ def find_in_hand(G, T, p, effect):
 
 @njit(cache=True, inline="always")
 def count_in_hand(G, T, p, effect):
-    k = 0
-    for i in range(G.hand_n[p]):
-        if T.card_effect[G.hand[p, i]] == effect:
-            k += 1
-    return k
+    """Cards of this effect in p's hand: G.held, kept as cards go in and out of hands."""
+    return G.held[p, effect]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def count_playable_as(G, T, p, effect):
     """Cards in p's hand usable as `effect` (BANG! or Missed!), Calamity Janet's swap included."""
     k = count_in_hand(G, T, p, effect)

@@ -14,10 +14,11 @@ from simcore.engine.board import (
     fill_distances,
     find_in_hand,
     find_in_play,
-    find_name_in_play,
     find_playable_as,
     find_weapon,
     hostiles_alive,
+    in_play_has,
+    in_play_named,
     layout_key,
     n_alive,
     next_alive,
@@ -37,6 +38,7 @@ from simcore.engine.state import (
     DMG_OTHER,
     ERR_CARDS,
     ERR_DEAD_HOLDS,
+    ERR_HELD,
     ERR_IN_PLAY,
     ERR_LIFE,
     ERR_WINNER,
@@ -141,6 +143,7 @@ from simcore.engine.vocab import (
     E_STEAL,
     E_VOLCANIC,
     E_WEAPON,
+    N_EFFECTS,
     R_DEPUTY,
     R_LEADER,
     R_OUTLAW,
@@ -237,6 +240,7 @@ def discard(G, c):
 def to_hand(G, p, c):
     G.hand[p, G.hand_n[p]] = c
     G.hand_n[p] += 1
+    G.held[p, G.effect_of[c]] += 1
 
 
 @njit(cache=True)
@@ -256,21 +260,47 @@ def take_from_hand(G, p, i):
     G.hand[p, i] = G.hand[p, last]
     G.hand[p, last] = -1
     G.hand_n[p] = last
+    G.held[p, G.effect_of[c]] -= 1
     return c
 
 
 @njit(cache=True, inline="always")
+def held_count(G, p, e):
+    """Cards of effect e in p's hand, counted from the hand: what G.held[p, e] keeps."""
+    k = 0
+    for i in range(G.hand_n[p]):
+        if G.effect_of[G.hand[p, i]] == e:
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def count_held(G, p):
+    """G.held[p] counted again, after p's hand was dealt anew in place (search's worlds)."""
+    for e in range(N_EFFECTS):
+        G.held[p, e] = held_count(G, p, e)
+
+
+@njit(cache=True, inline="always")
 def in_play_counts(G, T, p):
-    """What p's cards in play do to distances and reach, counted from them: (Mustang-likes,
-    Scope-likes, the weapon's reach), what G.far, G.near and G.gun keep."""
-    return count_in_play(G, T, p, E_MUSTANG), count_in_play(G, T, p, E_SCOPE), weapon_reach(G, T, p)
+    """What p's cards in play do to distances and reach and what they are, counted from
+    them: (Mustang-likes, Scope-likes, the weapon's reach, the names' bits, the effects'
+    bits), what G.far, near, gun, named and kinds keep."""
+    named = 0
+    kinds = 0
+    for i in range(G.table_n[p]):
+        c = G.table[p, i]
+        named |= np.int64(1) << T.card_name[c]
+        kinds |= np.int64(1) << T.card_effect[c]
+    far = count_in_play(G, T, p, E_MUSTANG)
+    return far, count_in_play(G, T, p, E_SCOPE), weapon_reach(G, T, p), named, kinds
 
 
 @njit(cache=True, inline="always")
 def in_play_changed(G, T, p):
     """p's cards in play changed: the layout moves on and p's counters are counted again."""
     G.s[S_LAYOUT] += 1
-    G.far[p], G.near[p], G.gun[p] = in_play_counts(G, T, p)
+    G.far[p], G.near[p], G.gun[p], G.named[p], G.kinds[p] = in_play_counts(G, T, p)
 
 
 @njit(cache=True)
@@ -589,7 +619,7 @@ def bang_effect(G, T, att, p, effect):
     if G.ability[att] == A_DOUBLE_MISSED and (T.rules[RU_DOUBLE_MISSED_EFFECTS] >> effect) & 1:
         need = 2
     cancels = 0
-    tries = 1 if find_in_play(G, T, p, E_BARREL) >= 0 else 0
+    tries = 1 if in_play_has(G, p, E_BARREL) else 0
     if G.ability[p] == A_BUILTIN_BARREL:
         tries += 1
     for _ in range(tries):
@@ -642,6 +672,10 @@ def missed_destiny(G, T, att, p, f):
         t = G.hand_n[p]
         G.hand_n[p] = G.hand_n[att]
         G.hand_n[att] = t
+        for e in range(N_EFFECTS):
+            t = G.held[p, e]
+            G.held[p, e] = G.held[att, e]
+            G.held[att, e] = t
         hand_emptied(G, p)
         hand_emptied(G, att)
 
@@ -868,7 +902,7 @@ def legal_actions(G, T, p, choose=False):
                     continue
                 if G.role[q] == R_LEADER and T.rules[RU_JAIL_ON_LEADER] == 0:
                     continue  # [K-16] Jail cannot be played on the Sheriff
-                if find_name_in_play(G, T, q, T.card_name[c]) < 0:
+                if not in_play_named(G, q, T.card_name[c]):
                     if choose:
                         s = play_score(G, T, w, p, i, e, q, 0, beer_works, my_reach)
                     n, best, best_s = add_action(G, n, i, q, 0, s, best, best_s)
@@ -881,7 +915,7 @@ def legal_actions(G, T, p, choose=False):
             or e == E_DYNAMITE
             or e == E_NEW_HOPE
         ):
-            if find_name_in_play(G, T, p, T.card_name[c]) < 0:  # [C-10]
+            if not in_play_named(G, p, T.card_name[c]):  # [C-10]
                 if choose:
                     s = play_score(G, T, w, p, i, e, p, 0, beer_works, my_reach)
                 n, best, best_s = add_action(G, n, i, p, 0, s, best, best_s)
@@ -1107,7 +1141,7 @@ def pass_dynamite(G, T, p, c):
     """[K-17] An unexploded Dynamite passes to the next living player on the left."""
     q = next_alive(G, p)
     while q != p:
-        if find_name_in_play(G, T, q, T.card_name[c]) < 0:
+        if not in_play_named(G, q, T.card_name[c]):
             put_in_play(G, T, q, c)
             return
         q = next_alive(G, q)
@@ -1118,14 +1152,10 @@ def pass_dynamite(G, T, p, c):
 def start_of_turn(G, T, p):
     """[C-29] [S-32] Dynamite, then A New Hope, then Jail (checked last). Returns False when
     p does not go on to draw and play."""
-    found = False  # one look at p's cards in play for the three, which most turns lack
-    for i in range(G.table_n[p]):
-        e = T.card_effect[G.table[p, i]]
-        if e == E_DYNAMITE or e == E_NEW_HOPE or e == E_JAIL:
-            found = True
-            break
-    if not found:
-        return True
+    if not (
+        in_play_has(G, p, E_DYNAMITE) or in_play_has(G, p, E_NEW_HOPE) or in_play_has(G, p, E_JAIL)
+    ):
+        return True  # most turns
     slot = find_in_play(G, T, p, E_DYNAMITE)
     if slot >= 0:
         c = take_from_table(G, T, p, slot)
@@ -1234,6 +1264,7 @@ def held_put_back(G, p, j):
         G.hand[p, t] = G.hand[p, t + 1]
     G.hand_n[p] -= 1
     G.hand[p, G.hand_n[p]] = -1
+    G.held[p, G.effect_of[c]] -= 1
     G.deck[G.s[S_DECK_N]] = c  # back on top of the deck, face down
     G.s[S_DECK_N] += 1
 
@@ -1276,10 +1307,15 @@ def setup_game(G, T, W, pool, role_preset, feature, players, seed, game, checked
     G.disc[:] = -1
     G.buf[:] = -1
     G.hand_n[:] = 0
+    G.held[:, :] = 0
+    for c in range(nc):
+        G.effect_of[c] = T.card_effect[c]
     G.table_n[:] = 0
     G.far[:] = 0
     G.near[:] = 0
     G.gun[:] = 1
+    G.named[:] = 0
+    G.kinds[:] = 0
     G.alive[:] = 0
     G.karma[:] = 0.0
     G.belief[:, :] = 0.0
@@ -1411,7 +1447,8 @@ def verify(G, T):
 @njit(cache=True)
 def check_invariants(G, T):
     """Every card in exactly one place, 0 < life <= max for the living, the dead at 0 life
-    holding nothing. Records the first violation in G.s[S_ERR]."""
+    holding nothing, the counters kept of cards in play and in hand as the cards give them.
+    Records the first violation in G.s[S_ERR]."""
     if G.s[S_ERR] != 0:
         return
     nc = G.s[S_NC]
@@ -1432,9 +1469,15 @@ def check_invariants(G, T):
                 G.s[S_ERR] = ERR_LIFE
         elif G.life[q] != 0 or G.hand_n[q] != 0 or G.table_n[q] != 0:
             G.s[S_ERR] = ERR_DEAD_HOLDS
-        far, near, gun = in_play_counts(G, T, q)
-        if G.far[q] != far or G.near[q] != near or G.gun[q] != gun:
+        kept = (G.far[q], G.near[q], G.gun[q], G.named[q], G.kinds[q])
+        if kept != in_play_counts(G, T, q):
             G.s[S_ERR] = ERR_IN_PLAY
+        for e in range(N_EFFECTS):
+            if G.held[q, e] != held_count(G, q, e):
+                G.s[S_ERR] = ERR_HELD
+    for c in range(nc):
+        if G.effect_of[c] != T.card_effect[c]:
+            G.s[S_ERR] = ERR_HELD
     if total != nc:
         G.s[S_ERR] = ERR_CARDS
     for c in range(nc):

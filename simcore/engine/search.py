@@ -49,6 +49,7 @@ import numpy as np
 from simcore.engine.jit import njit
 from simcore.engine.kernel import (
     NO_STOP,
+    count_held,
     first_twin,
     play_on,
     seat_strategies,
@@ -169,6 +170,7 @@ def resample_hidden(G, seat, beta):
             for i in range(G.hand_n[q]):
                 G.hand[q, i] = G.buf[m]
                 m += 1
+            count_held(G, q)
     for i in range(G.s[S_DECK_N]):
         G.deck[i] = G.buf[m]
         m += 1

@@ -7,6 +7,7 @@ seats go clockwise. `s` holds the scalars, indexed by the S_* constants below.
 import numpy as np
 
 from simcore.engine.limits import MAX_ACTIONS, MAX_CARD_NAMES, MAX_CARDS, MAX_PLAYERS, MAX_TABLE
+from simcore.engine.vocab import N_EFFECTS
 from strategies.params import N_PARAMS
 
 # indices into State.s
@@ -109,7 +110,8 @@ ERR_LIFE = 2  # life outside 0..max
 ERR_DEAD_HOLDS = 3  # an eliminated player holds cards
 ERR_WINNER = 4  # an ended game without exactly one winning side
 ERR_ILLEGAL = 6  # a strategy chose an action outside the legal list
-ERR_IN_PLAY = 7  # State.far, near or gun other than what the cards in play give
+ERR_IN_PLAY = 7  # State.far, near, gun, named or kinds other than what the cards in play give
+ERR_HELD = 8  # State.held other than what the hands hold
 ERRORS = {
     ERR_CARDS: "card conservation broken",
     ERR_LIFE: "life outside 0..max",
@@ -117,6 +119,7 @@ ERRORS = {
     ERR_WINNER: "ended game without exactly one winning side",
     ERR_ILLEGAL: "illegal action chosen",
     ERR_IN_PLAY: "cards-in-play counters out of date",
+    ERR_HELD: "cards-in-hand counters out of date",
 }
 
 
@@ -146,12 +149,20 @@ STATE_FIELDS = [
     ("belief", np.float64, (MAX_PLAYERS, MAX_PLAYERS)),
     ("acted", np.int64, (MAX_PLAYERS,)),  # changes of the record each seat made as the actor
     ("dist", np.int64, (MAX_PLAYERS,)),  # scratch: distance from the player choosing a play
-    # what p's cards in play do to distances and reach, kept by kernel.put_in_play and
-    # kernel.take_from_table (checked mode checks them): Mustang-likes, Scope-likes, and the
-    # reach of p's weapon (1 without one)
+    # what p's cards in play do to distances and reach and what they are, kept by
+    # kernel.put_in_play and kernel.take_from_table (checked mode checks them): Mustang-likes,
+    # Scope-likes, the reach of p's weapon (1 without one), bit k for a card of name k in
+    # play (MAX_CARD_NAMES <= 63), bit e for a card of effect e
     ("far", np.int64, (MAX_PLAYERS,)),
     ("near", np.int64, (MAX_PLAYERS,)),
     ("gun", np.int64, (MAX_PLAYERS,)),
+    ("named", np.int64, (MAX_PLAYERS,)),
+    ("kinds", np.int64, (MAX_PLAYERS,)),
+    # held[p, e]: cards of effect e in p's hand, kept by kernel.to_hand and take_from_hand
+    # (checked mode checks them); effect_of: the theme's card effects (Tables.card_effect),
+    # copied at setup, so that the hand's functions keep the counts without the theme
+    ("held", np.int64, (MAX_PLAYERS, N_EFFECTS)),
+    ("effect_of", np.int64, (MAX_CARDS,)),
     ("enemy", np.float64, (MAX_PLAYERS,)),  # scratch: the deciding bot's enemy score per seat
     ("buf", np.int64, (MAX_CARDS,)),  # scratch: General Store, Kit Carlson's look, the deal
     ("ev", np.int64, (N_EV,)),  # event counts (EV_*), zeroed at setup
