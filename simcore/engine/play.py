@@ -192,8 +192,9 @@ def search_block(
 class Outputs(NamedTuple):
     """play_block's output arrays (a tuple of arrays passes to njit code as one argument)."""
 
-    s: np.ndarray  # int64[n, 6]
-    p: np.ndarray  # int64[n, players, 3]
+    # int16 as GameBlock keeps them: a game's outputs are memory the kernel touches first
+    s: np.ndarray  # int16[n, 6]
+    p: np.ndarray  # int16[n, players, 3]
     e: np.ndarray  # int64[n, N_EV or 0]
     u: np.ndarray  # int16[n, players or 0, card names or 0]
     q: np.ndarray  # int64[n, search.N_Q or 0]
@@ -275,8 +276,8 @@ def _play(
     its searched decisions (0: none); mix: the mixed field role_rows were drawn from, which
     a searching seat's worlds draw from (Mixture.table; 0 rows: none)."""
     out = Outputs(
-        s=np.zeros((n, 6), np.int64),
-        p=np.zeros((n, players, 3), np.int64),
+        s=np.zeros((n, 6), np.int16),
+        p=np.zeros((n, players, 3), np.int16),
         e=np.zeros((n, N_EV if events else 0), np.int64),
         u=np.zeros((n, players, len(theme.card_names)) if events else (n, 0, 0), np.int16),
         q=np.zeros((n, N_Q if cfg[C_ROLES] else 0), np.int64),
