@@ -2,11 +2,12 @@
 
 import json
 
+import numpy as np
 from typer.testing import CliRunner
 
 from simcore.cli import app
 from simcore.engine.theme import shipped_themes
-from simcore.studies.bench import TARGETS
+from simcore.studies.bench import TARGETS, bangsim_command
 
 
 def test_bench_writes_table_and_json(tmp_path):
@@ -42,3 +43,13 @@ def test_bench_writes_table_and_json(tmp_path):
     assert "search seat, classic 5p" in done.output
     measured = {t["name"] for t in result["targets"]}
     assert measured == set(TARGETS) - {"cold_start_seconds"}
+
+
+def test_a_commands_peak_memory_is_its_own():
+    """The peak RSS of a `bangsim` command is the command's own: on Linux a child's
+    ru_maxrss keeps the size of the process that forked it (here half a GiB of ballast),
+    which must not count as the command's."""
+    ballast = np.ones(2**26)  # 0.5 GiB, touched
+    _, cpu, rss = bangsim_command(["themes"])
+    assert ballast.sum() == 2**26 and cpu > 0
+    assert 0.01 < rss < 0.4

@@ -205,20 +205,45 @@ def search_line(r: dict[str, Any]) -> str:
     )
 
 
+# `python -c` of bangsim_command's child: `python -m simcore ARGS` that writes its own peak
+# RSS (VmHWM, which a process's exec starts afresh) to the file named by its first argument.
+# A child's ru_maxrss (wait4) is no use on Linux: it keeps the high-water mark across exec,
+# so it is at least the size of the process that forked it, here the bench's own.
+_CHILD = """
+import atexit, runpy, sys
+path = sys.argv.pop(1)
+
+def peak():
+    with open("/proc/self/status") as status, open(path, "w") as out:
+        out.write(next((line for line in status if line.startswith("VmHWM:")), ""))
+
+atexit.register(peak)
+runpy.run_module("simcore", run_name="__main__", alter_sys=True)
+"""
+
+
 def bangsim_command(args: list[str], cache_dir: str | None = None) -> tuple[float, float, float]:
     """Run `bangsim ARGS` (`python -m simcore`) in a fresh process, optionally with
-    NUMBA_CACHE_DIR=cache_dir; (wall seconds, CPU seconds, peak RSS in GiB) of it."""
+    NUMBA_CACHE_DIR=cache_dir; (wall seconds, CPU seconds, peak RSS in GiB) of it: its own
+    peak where /proc tells it (Linux), else wait4's ru_maxrss, which counts this process."""
     env = dict(os.environ, **({"NUMBA_CACHE_DIR": cache_dir} if cache_dir else {}))
-    start = time.perf_counter()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "simcore", *args], env=env, stdout=subprocess.DEVNULL
-    )
-    _, status, usage = os.wait4(proc.pid, 0)
-    seconds = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        raise RuntimeError(f"bangsim {' '.join(args)} exited with {proc.returncode}")
-    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024 / GIB
+    with tempfile.TemporaryDirectory(prefix="bangsim-peak-") as tmp:
+        peak_file = Path(tmp) / "peak"
+        start = time.perf_counter()
+        proc = subprocess.Popen(
+            [sys.executable, "-c", _CHILD, str(peak_file), *args],
+            env=env,
+            stdout=subprocess.DEVNULL,
+        )
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            raise RuntimeError(f"bangsim {' '.join(args)} exited with {proc.returncode}")
+        peak = peak_file.read_text().split() if peak_file.exists() else []
+    # VmHWM: "VmHWM:  123456 kB"; ru_maxrss in KiB on Linux
+    kib = int(peak[1]) if len(peak) == 3 and peak[2] == "kB" else usage.ru_maxrss
+    return seconds, usage.ru_utime + usage.ru_stime, kib * 1024 / GIB
 
 
 def run_args(out: Path, games: int, seed: int) -> list[str]:
