@@ -265,20 +265,17 @@ def take_from_hand(G, p, i):
 
 
 @njit(cache=True, inline="always")
-def held_count(G, p, e):
-    """Cards of effect e in p's hand, counted from the hand: what G.held[p, e] keeps."""
-    k = 0
+def hand_effects(G, p, out):
+    """out[e] = cards of effect e in p's hand, counted from the hand: what G.held[p] keeps."""
+    out[:] = 0
     for i in range(G.hand_n[p]):
-        if G.effect_of[G.hand[p, i]] == e:
-            k += 1
-    return k
+        out[G.effect_of[G.hand[p, i]]] += 1
 
 
 @njit(cache=True)
 def count_held(G, p):
     """G.held[p] counted again, after p's hand was dealt anew in place (search's worlds)."""
-    for e in range(N_EFFECTS):
-        G.held[p, e] = held_count(G, p, e)
+    hand_effects(G, p, G.held[p])
 
 
 @njit(cache=True, inline="always")
@@ -1453,6 +1450,7 @@ def check_invariants(G, T):
         return
     nc = G.s[S_NC]
     seen = np.zeros(nc, np.int64)
+    held = np.zeros(N_EFFECTS, np.int64)
     total = G.s[S_DECK_N] + G.s[S_DISC_N]
     for i in range(G.s[S_DECK_N]):
         seen[G.deck[i]] += 1
@@ -1472,8 +1470,9 @@ def check_invariants(G, T):
         kept = (G.far[q], G.near[q], G.gun[q], G.named[q], G.kinds[q])
         if kept != in_play_counts(G, T, q):
             G.s[S_ERR] = ERR_IN_PLAY
+        hand_effects(G, q, held)
         for e in range(N_EFFECTS):
-            if G.held[q, e] != held_count(G, q, e):
+            if G.held[q, e] != held[e]:
                 G.s[S_ERR] = ERR_HELD
     for c in range(nc):
         if G.effect_of[c] != T.card_effect[c]:
