@@ -1,4 +1,5 @@
-"""Bot policies: njit decision functions (strategies.policy) and named presets, which are
+"""The bots: the seam the kernel asks its decisions through (strategies.decide), the scored
+policy (strategies.policy), uniform play (strategies.uniform) and named presets, which are
 parameter vectors kept as data in strategies/presets.toml."""
 
 from strategies.presets import Strategy, load_presets, resolve_strategy

@@ -41,7 +41,7 @@ P_VALUE_SPARE = P_TEMPERED + 4  # a card is worth this less per other held card 
 P_KEEP_BANGS = P_TEMPERED + 5  # after a turn's first BANG!, shoot again only holding more
 P_VOLCANIC_BANGS = P_TEMPERED + 6  # equip a Volcanic (at reach 1) holding this many BANG!s
 P_RENEGADE_LEAN = P_TEMPERED + 7  # a turned renegade hits the law side first (> 0), outlaws (< 0)
-# issue 20: keys for misplays the experts saw in `tuned` games; each default plays as before
+# keys for misplays seen in `tuned` games; each key's default plays as without it
 P_GUARD_LEADER = P_TEMPERED + 8  # a turned renegade hits outlaws first while the leader is at
 #                                  this life or less and an outlaw lives (0: never)
 P_AOE_SPARE_LEADER = P_TEMPERED + 9  # no Gatling/Indians! hitting the leader at this life or

@@ -1,25 +1,14 @@
-"""Decision functions: every choice the rules give a player, read from a parameter vector.
+"""The scored bot: every choice the rules give a player, read from a parameter vector.
 
 Each function takes the game state G (seat p's parameter vector is G.w[p], its preset's row
-of the strategy matrix), the theme tables T and the deciding seat p. They read only what p can see:
-p's own hand, cards in play, life, seats, the leader's role, revealed roles of the
-eliminated and the public record of who attacked whom (G.karma). Randomness comes from the
-game's own stream.
+of the strategy matrix), the theme tables T and the deciding seat p. They read what p can
+see, through simcore.engine.view: p's own hand, cards in play, life, seats, the leader's
+role, revealed roles of the eliminated and the public record of who attacked whom
+(G.karma). Cards are judged by their effects' traits (Tables.fx_*). The kernel asks them
+through strategies.decide, which hands a `random` seat's choices to strategies.uniform.
 """
 
-from simcore.engine.board import (
-    count_in_hand,
-    count_playable_as,
-    in_play_has,
-    in_play_named,
-    n_alive,
-    next_alive,
-    reach,
-    revealed_dead,
-    role_total,
-)
 from simcore.engine.jit import njit
-from simcore.engine.rng import rng_below, rng_coin
 from simcore.engine.state import (
     NOT_CHOSEN,
     S_ALIVE_N,
@@ -31,8 +20,20 @@ from simcore.engine.state import (
     S_N,
     S_RECORD,
 )
+from simcore.engine.view import (
+    count_in_hand,
+    count_playable_as,
+    hostiles_left,
+    in_play_has,
+    in_play_named,
+    is_leader,
+    n_alive,
+    next_alive,
+    reach,
+    revealed_dead,
+    role_total,
+)
 from simcore.engine.vocab import (
-    A_DISCARD_TWO_HEAL,
     CF_BEER,
     D_DRAW,
     D_HIT_ALL,
@@ -42,7 +43,6 @@ from simcore.engine.vocab import (
     E_BANG,
     E_BANG_ANY,
     E_BARREL,
-    E_DISCARD_ANY,
     E_DRAW,
     E_DUEL,
     E_DYNAMITE,
@@ -56,10 +56,11 @@ from simcore.engine.vocab import (
     E_MISSED,
     E_MUSTANG,
     E_NEW_HOPE,
-    E_SCOPE,
-    E_STEAL,
     E_VOLCANIC,
     E_WEAPON,
+    PL_IN_FRONT,
+    PL_IN_PLAY,
+    PL_WEAPON,
     R_DEPUTY,
     R_LEADER,
     R_OUTLAW,
@@ -88,7 +89,6 @@ from strategies.params import (
     P_LEADER_SHOOTS_UNKNOWN,
     P_PEDRO_MIN_VALUE,
     P_PERSONAL,
-    P_RANDOM,
     P_RENEGADE_LEAN,
     P_RENEGADE_TURN_ALIVE,
     P_RENEGADE_TURN_OUTLAWS,
@@ -103,11 +103,6 @@ from strategies.params import (
     P_VALUE_SPARE,
     P_VOLCANIC_BANGS,
 )
-
-
-@njit(cache=True, inline="always")
-def is_random(G, p):
-    return G.w[p, P_RANDOM] > 0.5
 
 
 @njit(cache=True, inline="always")
@@ -130,15 +125,11 @@ def all_unknowns_hostile(G, p):
     """For the leader or a deputy: are all living players of unknown role hostile? The role
     mix is public and the dead are revealed, so counting tells (the leader facing the last
     player standing knows it is the renegade)."""
-    hostile = 0  # living outlaws and renegades: the public role mix less the revealed dead
     unknown = 0
     for q in range(1, G.s[S_N]):
-        if G.alive[q]:
-            if q != p:
-                unknown += 1
-            if G.role[q] == R_OUTLAW or G.role[q] == R_RENEGADE:
-                hostile += 1  # a count only, the same whoever holds which role
-    return unknown > 0 and hostile >= unknown
+        if G.alive[q] and q != p:
+            unknown += 1
+    return unknown > 0 and hostiles_left(G) >= unknown
 
 
 @njit(cache=True, inline="always")
@@ -203,7 +194,8 @@ def card_value(G, T, w, p, c, own):
     p's hand cards (a discard), 0 when not (a pick)."""
     e = T.card_effect[c]
     v = w[P_VALUE + e]
-    if e == E_BARREL or e == E_SCOPE or e == E_MUSTANG or e == E_WEAPON or e == E_VOLCANIC:
+    place = T.fx_place[e]
+    if place == PL_IN_PLAY or place == PL_WEAPON:  # equipment: one copy in play [C-10]
         if in_play_named(G, p, T.card_name[c]):
             return 0.5
         if e == E_WEAPON and T.card_value[c] <= reach(G, T, p):
@@ -227,7 +219,7 @@ def unplayable(G, T, p, c):
     for q in range(G.s[S_N]):
         if q == p or G.alive[q] == 0:
             continue
-        if G.role[q] == R_LEADER and T.rules[RU_JAIL_ON_LEADER] == 0:
+        if is_leader(G, q) and T.rules[RU_JAIL_ON_LEADER] == 0:
             continue
         if not in_play_named(G, q, T.card_name[c]):
             return False
@@ -236,13 +228,8 @@ def unplayable(G, T, p, c):
 
 @njit(cache=True)
 def lowest_value_card(G, T, p, skip):
-    """Hand index of p's least valuable card other than index `skip` (random for `random`)."""
+    """Hand index of p's least valuable card other than index `skip`."""
     n = G.hand_n[p]
-    if is_random(G, p):
-        k = rng_below(G.rng, n - 1 if 0 <= skip < n else n)
-        if 0 <= skip <= k:
-            k += 1
-        return k
     w = G.w[p]
     best = -1
     best_v = 1e18
@@ -290,16 +277,12 @@ def destiny_discard_pick(G, T, p, q):
     a friend from Jail or Dynamite, and otherwise takes from the hand."""
     h = G.hand_n[q]
     m = G.table_n[q]
-    if is_random(G, p):
-        k = rng_below(G.rng, m + (1 if h > 0 else 0))
-        return k if k < m else -1
     w = G.w[p]
     fill_enemy(G, w, p)
-    stuck = -1  # a Jail or Dynamite in front of q
+    stuck = -1  # a burden in front of q (a Jail or Dynamite)
     other = -1
     for s in range(m):
-        te = T.card_effect[G.table[q, s]]
-        if te == E_JAIL or te == E_DYNAMITE:
+        if T.fx_burden[T.card_effect[G.table[q, s]]]:
             stuck = s
         elif other < 0:
             other = s
@@ -416,7 +399,7 @@ def base_score(G, T, w, p, i, e, tgt, opt, beer_works, my_reach):
     c = G.hand[p, i]
     if e == E_DRAW:
         return 100.0
-    if e == E_BARREL or e == E_MUSTANG or e == E_SCOPE:
+    if T.fx_place[e] == PL_IN_PLAY:  # Barrel, Mustang, Scope
         return 50.0
     if e == E_WEAPON:
         r = T.card_value[c]
@@ -456,25 +439,25 @@ def base_score(G, T, w, p, i, e, tgt, opt, beer_works, my_reach):
         net = aoe_net(G, w, p)
         return 35.0 + net if net >= w[P_AOE_MIN_NET] else -1.0
     s = G.enemy[tgt]  # yourself too (rules.self_target_effects): -100, so never chosen
-    if (e == E_STEAL or e == E_DISCARD_ANY) and tgt != p and s < 0.0 and opt >= 0:
-        te = T.card_effect[G.table[tgt, opt]]
-        if (te == E_JAIL or te == E_DYNAMITE) and w[P_FREE_FRIEND] > 0:
+    picks = T.fx_picks[e]
+    if picks and tgt != p and s < 0.0 and opt >= 0:
+        if T.fx_burden[T.card_effect[G.table[tgt, opt]]] and w[P_FREE_FRIEND] > 0:
             return w[P_FREE_FRIEND]  # free a friend from Jail or Dynamite
-    if (e == E_STEAL or e == E_DISCARD_ANY) and tgt != p and opt >= 0 and w[P_DYNAMITE_AWAY] > 0:
+    if picks and tgt != p and opt >= 0 and w[P_DYNAMITE_AWAY] > 0:
         if T.card_effect[G.table[tgt, opt]] == E_DYNAMITE and next_alive(G, tgt) == p:
             return w[P_DYNAMITE_AWAY]  # the Dynamite would pass to p next
     if s <= w[P_ENEMY_MIN]:
         return -1.0
     low = w[P_FOCUS] / G.life[tgt]
-    if e == E_JAIL:
+    if T.fx_place[e] == PL_IN_FRONT:  # Jail
         if G.life[tgt] <= w[P_JAIL_AFTER_BANG] and count_playable_as(G, T, p, E_BANG) > 0:
             return 20.0 + s  # below a BANG!: a shot that kills him wastes no Jail
         return 42.0 + s
-    if e == E_STEAL or e == E_DISCARD_ANY:
+    if picks:
         bonus = 0.0
         if opt >= 0:
             te = T.card_effect[G.table[tgt, opt]]
-            if te == E_JAIL or te == E_DYNAMITE:
+            if T.fx_burden[te]:
                 return -1.0  # leave an enemy's Jail and Dynamite where they are
             bonus = 10.0
             if w[P_TAKE_VALUE] != 0.0:  # the card in play the bot values most, not the oldest
@@ -494,21 +477,11 @@ def base_score(G, T, w, p, i, e, tgt, opt, beer_works, my_reach):
     return -1.0
 
 
-@njit(cache=True, inline="always")
-def scores_while_listing(G, p):
-    """Does p's bot choose by play_score alone, so that kernel.legal_actions can score the
-    plays as it lists them (choose_action then returns its pick)?"""
-    return not is_random(G, p)
-
-
 @njit(cache=True)
 def choose_action(G, T, p, n):
     """Index of the legal play p makes next among the n listed, or -1 to end the play
     phase: legal_actions' pick when it scored while listing (S_CHOICE), else the first best
     by score_action (the same pick)."""
-    if is_random(G, p):
-        k = rng_below(G.rng, n + 1)
-        return k if k < n else -1
     k = G.s[S_CHOICE]
     if k != NOT_CHOSEN:
         G.s[S_CHOICE] = NOT_CHOSEN
@@ -530,8 +503,6 @@ def tempered_repeats(G, T, p, c, tgt):
     """Tempered: discard a BANG! card to repeat brown card c (just played on tgt)? A scored
     bot repeats what still helps: another hit, steal, discard or Duel on an enemy, a draw,
     a heal while hurt, an area card that still hits more enemies than friends."""
-    if is_random(G, p):
-        return rng_coin(G.rng)
     w = G.w[p]
     if w[P_TEMPERED] < 0.5:
         return False
@@ -550,7 +521,7 @@ def tempered_repeats(G, T, p, c, tgt):
         return G.max_life[tgt] > G.life[tgt] and (tgt == p or G.enemy[tgt] < 0.0)
     if e == E_GATLING or e == E_INDIANS:
         return not aoe_spares_leader(G, w, p) and aoe_net(G, w, p) >= w[P_AOE_MIN_NET]
-    if e == E_BANG or e == E_BANG_ANY or e == E_STEAL or e == E_DISCARD_ANY:
+    if e == E_BANG or e == E_BANG_ANY or T.fx_picks[e]:
         return G.enemy[tgt] > w[P_ENEMY_MIN]
     if e == E_DUEL:  # the BANG! discarded is one fewer to answer the Duel with
         return (
@@ -561,19 +532,9 @@ def tempered_repeats(G, T, p, c, tgt):
 
 
 @njit(cache=True)
-def answer(G, p):
-    """Drink a Beer (or use Sid Ketchum's ability) at a lethal hit: always, for a scored bot."""
-    if is_random(G, p):
-        return rng_coin(G.rng)
-    return True
-
-
-@njit(cache=True)
 def cancel_hit(G, p):
     """Cancel a BANG! effect with Missed! cards (held in sufficient number)? A scored bot
     takes the hit instead only above `take_hits_above` life."""
-    if is_random(G, p):
-        return rng_coin(G.rng)
     return G.life[p] <= G.w[p, P_TAKE_HITS_ABOVE]
 
 
@@ -581,24 +542,14 @@ def cancel_hit(G, p):
 def answer_with_bang(G, T, p):
     """Discard a BANG! to a Duel or Indians! rather than lose a life? A scored bot does when
     holding `answer_min_bangs` BANG!s or more, and always at 1 life."""
-    if is_random(G, p):
-        return rng_coin(G.rng)
     if G.life[p] <= 1:
         return True
     return count_playable_as(G, T, p, E_BANG) >= G.w[p, P_ANSWER_MIN_BANGS]
 
 
 @njit(cache=True)
-def sid_saves(G, p):
-    """Sid Ketchum at a lethal hit: discard two cards for a life."""
-    return G.ability[p] == A_DISCARD_TWO_HEAL and answer(G, p)
-
-
-@njit(cache=True)
 def pick_from(G, T, p, cards, n):
-    """Index in cards[:n] p takes (General Store); the most valuable for a scored bot."""
-    if is_random(G, p):
-        return rng_below(G.rng, n)
+    """Index in cards[:n] p takes (General Store): the most valuable."""
     w = G.w[p]
     best = 0
     best_v = -1e18
@@ -610,27 +561,11 @@ def pick_from(G, T, p, cards, n):
     return best
 
 
-@njit(cache=True, inline="always")
-def attacks(e):
-    """Is effect e one that hurts another player (what an enemy would play on you)?"""
-    return (
-        e == E_BANG
-        or e == E_BANG_ANY
-        or e == E_STEAL
-        or e == E_DISCARD_ANY
-        or e == E_DUEL
-        or e == E_GATLING
-        or e == E_INDIANS
-        or e == E_JAIL
-    )
-
-
 @njit(cache=True)
 def put_back(G, T, p, cards, n):
-    """Index in cards[:n] Kit Carlson returns to the deck: the least valuable, an attack card
-    worth `kit_deny` more when the next player (who draws it) is an enemy."""
-    if is_random(G, p):
-        return rng_below(G.rng, n)
+    """Index in cards[:n] p puts back on the deck having drawn one more (draw_three_keep_two):
+    the least valuable, an attack card worth `kit_deny` more when the next player (who
+    draws it) is an enemy."""
     w = G.w[p]
     deny = 0.0
     if w[P_KIT_DENY] != 0.0:
@@ -641,7 +576,7 @@ def put_back(G, T, p, cards, n):
     worst_v = 1e18
     for i in range(n):
         v = card_value(G, T, w, p, cards[i], 0)
-        if deny != 0.0 and attacks(T.card_effect[cards[i]]):
+        if deny != 0.0 and T.fx_attack[T.card_effect[cards[i]]]:  # what an enemy plays on you
             v += deny
         if v < worst_v:
             worst_v = v
@@ -650,21 +585,10 @@ def put_back(G, T, p, cards, n):
 
 
 @njit(cache=True)
-def jesse_source(G, p):
-    """Seat Jesse Jones draws his first card from, or -1 for the deck."""
+def draw_source(G, p):
+    """The player p draws his first card from (draw_from_player), or -1 for the deck: the
+    enemy with the most cards in hand."""
     n = G.s[S_N]
-    if is_random(G, p):
-        k = 0
-        for q in range(n):
-            if q != p and G.alive[q] and G.hand_n[q] > 0:
-                k += 1
-        pick = rng_below(G.rng, k + 1)
-        for q in range(n):
-            if q != p and G.alive[q] and G.hand_n[q] > 0:
-                if pick == 0:
-                    return q
-                pick -= 1
-        return -1
     w = G.w[p]
     fill_enemy(G, w, p)
     best = -1
@@ -677,9 +601,8 @@ def jesse_source(G, p):
 
 
 @njit(cache=True)
-def pedro_takes_discard(G, T, p, top):
-    """Pedro Ramirez: take the discard pile's top card `top` instead of drawing?"""
-    if is_random(G, p):
-        return rng_coin(G.rng)
+def takes_discard_top(G, T, p, top):
+    """Take the discard pile's top card `top` instead of drawing (draw_from_discard)? When
+    it is worth `pedro_min_value` or more."""
     w = G.w[p]
     return card_value(G, T, w, p, top, 0) >= w[P_PEDRO_MIN_VALUE]

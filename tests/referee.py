@@ -5,6 +5,7 @@ states of real games, both ways.
 
 Plain Python over the state's arrays and the theme's tables; it shares no code with the
 kernel or simcore.engine.board (only the vocabulary's codes and the state's field layout).
+Cards are read by their effects' traits (vocab.EFFECT_TRAITS) and aims (Tables.card_aim).
 A play is (kind, target, option): kind is the card's name index and, at 2 life or less,
 its Encounter with Destiny ([S-06]: copies of one name play alike otherwise), or "ability";
 option is -1 for a random card from the target's hand, a slot for a chosen card in play,
@@ -21,27 +22,19 @@ from simcore.engine.vocab import (
     A_DISCARD_TWO_HEAL,
     A_UNLIMITED_BANG,
     ABILITIES,
-    E_BANG,
-    E_BANG_ANY,
-    E_BARREL,
-    E_DISCARD_ANY,
-    E_DRAW,
-    E_DUEL,
-    E_DYNAMITE,
-    E_GATLING,
-    E_GENERAL_STORE,
-    E_HEAL,
-    E_HEAL_ALL,
-    E_HEAL_ANY,
-    E_INDIANS,
-    E_JAIL,
-    E_MISSED,
+    AIM_ANY,
+    AIM_EVERY_OTHER,
+    AIM_NONE,
+    AIM_RANGE,
+    AIM_REACH,
+    AIM_SELF,
     E_MUSTANG,
-    E_NEW_HOPE,
     E_SCOPE,
-    E_STEAL,
     E_VOLCANIC,
-    E_WEAPON,
+    EFFECT_TRAITS,
+    PL_DISCARD,
+    PL_IN_FRONT,
+    PL_WEAPON,
     R_LEADER,
     ROLES,
     RU_BANG_LIMIT,
@@ -50,9 +43,6 @@ from simcore.engine.vocab import (
 )
 
 ABILITY_NAMES = {code: name for name, code in ABILITIES.items()}
-# cards played on yourself that only act (brown) or stay in front of you (blue)
-ON_YOURSELF = {E_HEAL, E_HEAL_ALL, E_DRAW, E_GENERAL_STORE, E_GATLING, E_INDIANS}
-BLUE_ON_YOURSELF = {E_BARREL, E_SCOPE, E_MUSTANG, E_WEAPON, E_VOLCANIC, E_DYNAMITE, E_NEW_HOPE}
 
 
 class Seat:
@@ -77,7 +67,6 @@ def legal_plays(G, T, p: int) -> set[tuple]:
     seats = [Seat(G, T, q) for q in range(n)]
     me = seats[p]
     living = [s for s in seats if s.alive]
-    others = [s for s in living if s.q != p]
 
     def around(a: int, b: int) -> int:
         """[C-14] "Distance is the minimum number of living seats between two players,
@@ -99,7 +88,7 @@ def legal_plays(G, T, p: int) -> set[tuple]:
         """[C-11] [C-15] "The Colt .45 printed on each board reaches distance 1. A weapon card
         replaces that maximum with the number shown in its sight"."""
         for c, e in zip(a.play, a.effects_in_play, strict=True):
-            if e in (E_WEAPON, E_VOLCANIC):
+            if EFFECT_TRAITS[e].place == PL_WEAPON:
                 return int(T.card_value[c])
         return 1
 
@@ -114,54 +103,54 @@ def legal_plays(G, T, p: int) -> set[tuple]:
     plays: set[tuple] = set()
     for c in me.hand:
         e = int(T.card_effect[c])
+        fx = EFFECT_TRAITS[e]
+        aim = int(T.card_aim[c])  # its effect's aim, or the theme's own effect's
         cost = int(T.card_cost[c])
         if len(me.hand) - 1 < cost:  # [D-03] "Discard Springfield and one other card"
             continue
         fate = int(T.card_destiny[c]) if me.life <= 2 else 0
         kind = (int(T.card_name[c]), fate)
-        as_bang = e == E_BANG or (e == E_MISSED and me.ability == A_BANG_MISSED_SWAP)  # [A-03]
-        if as_bang:
-            if bangs_left:  # [C-17] "Play a BANG! at a player within your current weapon range"
-                for s in others:
-                    if distance(me, s) <= reach(me):
-                        plays.add((kind, s.q, 0))
-        elif e in ON_YOURSELF:
-            plays.add((kind, p, 0))
-        elif e in (E_STEAL, E_DISCARD_ANY):
-            # [K-05] Panic!: "a player at distance 1, counting distance modifiers"; [K-06] Cat
-            # Balou: any player; each takes "a random hand card or a chosen card in play"
-            for s in living:
-                hand_left = len(s.hand)
-                if s.q == p:
-                    if not (self_ok >> e) & 1:  # [S-41] "(you may also choose yourself)"
-                        continue
-                    hand_left -= 1 + cost  # this card and what it costs leave the hand first
-                elif e == E_STEAL and distance(me, s) > int(T.card_value[c]):
-                    continue
-                if hand_left > 0:
-                    plays.add((kind, s.q, -1))
-                for slot in range(len(s.play)):
-                    plays.add((kind, s.q, slot))
-        elif e in (E_DUEL, E_BANG_ANY):  # [K-10] [D-03] "any other player", any distance
-            for s in others:
-                plays.add((kind, s.q, 0))
-        elif e == E_HEAL_ANY:  # [D-04] "any player, you included"
-            for s in living:
-                plays.add((kind, s.q, 0))
-        elif e == E_JAIL:
-            # [K-16] "Jail is played on another player." / "The Sheriff cannot be jailed."
-            # (unless rules.jail_on_leader); [C-10] "one copy of each named card in play"
-            for s in others:
-                if s.leader and not int(T.rules[RU_JAIL_ON_LEADER]):
-                    continue
-                if int(T.card_name[c]) not in s.names_in_play:
-                    plays.add((kind, s.q, 0))
-        elif e in BLUE_ON_YOURSELF:
+        if fx.bang_card or (fx.cancels and me.ability == A_BANG_MISSED_SWAP):  # [A-03]
+            if not bangs_left:
+                continue
+            if not fx.bang_card:
+                aim = AIM_REACH  # [C-17] "Play a BANG! at a player within your weapon range"
+        if aim == AIM_NONE:
+            continue  # Missed! is never played on your own turn [C-13]
+        if aim in (AIM_SELF, AIM_EVERY_OTHER):
             # [C-10] [C-11] one copy of each name in front of you; a new weapon (of another
             # name) replaces the old one
-            if int(T.card_name[c]) not in me.names_in_play:
+            if fx.place == PL_DISCARD or int(T.card_name[c]) not in me.names_in_play:
                 plays.add((kind, p, 0))
-        # Missed! (and anything else) is never played on your own turn [C-13]
+            continue
+        # one chosen player: [K-05] Panic!: "a player at distance 1, counting distance
+        # modifiers"; [K-06] Cat Balou, [K-10] Duel, [D-03] Springfield: any other player, any
+        # distance; [D-04] Tequila: "any player, you included"; each Panic! or Cat Balou takes
+        # "a random hand card or a chosen card in play"
+        for s in living:
+            hand_left = len(s.hand)
+            if s.q == p:
+                if aim != AIM_ANY and not (self_ok >> e) & 1:  # [S-41] "(you may also choose
+                    continue  # yourself)"
+                hand_left -= 1 + cost  # this card and what it costs leave the hand first
+            elif aim == AIM_REACH and distance(me, s) > reach(me):
+                continue
+            elif aim == AIM_RANGE and distance(me, s) > int(T.card_value[c]):
+                continue
+            if fx.place == PL_IN_FRONT:
+                # [K-16] "Jail is played on another player." / "The Sheriff cannot be jailed."
+                # (unless rules.jail_on_leader); [C-10] "one copy of each named card in play"
+                if s.leader and not int(T.rules[RU_JAIL_ON_LEADER]):
+                    continue
+                if int(T.card_name[c]) in s.names_in_play:
+                    continue
+            if not fx.picks:
+                plays.add((kind, s.q, 0))
+                continue
+            if hand_left > 0:
+                plays.add((kind, s.q, -1))
+            for slot in range(len(s.play)):
+                plays.add((kind, s.q, slot))
     if me.ability == A_DISCARD_TWO_HEAL and len(me.hand) >= 2 and me.life < me.max_life:
         plays.add(("ability", p, 0))  # [A-12] "discard 2 cards to regain one life point"
     return plays

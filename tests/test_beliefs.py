@@ -11,14 +11,14 @@ from simcore.engine.state import S_DECK_N, S_DISC_N, S_ENEMY_FOR, S_N, S_OVER, n
 from simcore.engine.tables import pack_tables
 from simcore.engine.theme import load_theme
 from simcore.engine.vocab import R_OUTLAW, RU_TURN_CAP
-from strategies.params import P_ANSWER_MIN_BANGS, P_TAKE_HITS_ABOVE
-from strategies.policy import (
+from strategies.decide import (
+    card_to_discard,
     choose_action,
-    jesse_source,
-    lowest_value_card,
-    pedro_takes_discard,
+    draw_source,
     put_back,
+    takes_discard_top,
 )
+from strategies.params import P_ANSWER_MIN_BANGS, P_TAKE_HITS_ABOVE
 from strategies.presets import resolve_strategy
 
 # characters without play-phase abilities. Five players: 0 leader, 1 renegade, 2-3 outlaws,
@@ -147,11 +147,11 @@ def decisions(G, T, p):
     n = kernel.legal_actions(G, T, p, False)
     k = choose_action(G, T, p, n)
     play = None if k < 0 else (int(G.hand[p, G.act_idx[k]]), int(G.act_tgt[k]), int(G.act_opt[k]))
-    worst = int(G.hand[p, lowest_value_card(G, T, p, -1)]) if G.hand_n[p] else -1
+    worst = int(G.hand[p, card_to_discard(G, T, p, -1)]) if G.hand_n[p] else -1
     top = G.s[S_DISC_N] - 1  # the discard pile is public
-    pedro = bool(pedro_takes_discard(G, T, p, G.disc[top])) if top >= 0 else None
+    pedro = bool(takes_discard_top(G, T, p, G.disc[top])) if top >= 0 else None
     back = int(put_back(G, T, p, G.hand[p].copy(), G.hand_n[p])) if G.hand_n[p] else -1
-    return play, worst, int(jesse_source(G, p)), pedro, back
+    return play, worst, int(draw_source(G, p)), pedro, back
 
 
 def permute_hidden(G, p, rng, signed=False):

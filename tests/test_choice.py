@@ -10,8 +10,8 @@ from simcore.engine.kernel import legal_actions
 from simcore.engine.state import NOT_CHOSEN, S_CHOICE, S_ENEMY_FOR, S_N, S_OVER
 from simcore.engine.tables import pack_tables
 from simcore.engine.theme import load_theme
+from strategies.decide import choose_action
 from strategies.params import P_RANDOM
-from strategies.policy import choose_action
 
 CASES = [
     ("classic", 5, "smart"),

@@ -156,4 +156,4 @@ def test_imports_are_read_as_python_resolves_them():
     edges = {(a, b) for a, found in GRAPH.items() for _, b in found}
     assert ("simcore.api", "simcore.engine.play") in edges  # inside simulate()
     assert ("reports.charts", "simcore.engine.vocab") in edges
-    assert ("simcore.engine.kernel", "strategies.policy") in edges
+    assert ("simcore.engine.kernel", "strategies.decide") in edges

@@ -8,6 +8,7 @@ from scenario import FIVE, Table
 from test_beliefs import CHARS, decide
 
 from simcore.engine import kernel
+from strategies.decide import card_to_discard, choose_action, put_back
 from strategies.params import (
     KEYS,
     P_AOE_MIN_NET,
@@ -24,7 +25,6 @@ from strategies.params import (
     SEARCHED,
     param_index,
 )
-from strategies.policy import choose_action, lowest_value_card, put_back
 
 MISPLAY_KEYS = (  # every key of issue 20, each default 0
     "guard_leader",
@@ -193,7 +193,7 @@ def test_value_dead_discards_the_beer_with_two_left(dead, discarded):
     t.G.w[1, P_VALUE_DEAD] = dead
     t.kill(2).kill(3).kill(4)
     t.give(1, "Beer", "Missed!")
-    i = t.call(lowest_value_card, 1, -1)
+    i = t.call(card_to_discard, 1, -1)
     assert t.theme.card_display[t.G.hand[1, i]] == discarded
 
 
@@ -207,7 +207,7 @@ def test_value_dead_discards_the_jail_no_one_can_take(dead, discarded):
     t.G.w[1, P_VALUE_DEAD] = dead
     t.kill(2).kill(3).kill(4)
     t.give(1, "Jail", "Missed!")
-    i = t.call(lowest_value_card, 1, -1)
+    i = t.call(card_to_discard, 1, -1)
     assert t.theme.card_display[t.G.hand[1, i]] == discarded
 
 

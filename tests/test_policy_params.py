@@ -7,6 +7,7 @@ from test_beliefs import CHARS, decide
 from test_misplay_keys import MISPLAY_KEYS
 
 from simcore.engine.state import S_DISC_N
+from strategies.decide import card_to_discard, takes_discard_top
 from strategies.params import (
     P_KEEP_BANGS,
     P_RENEGADE_LEAN,
@@ -16,7 +17,6 @@ from strategies.params import (
     P_VOLCANIC_BANGS,
     param_index,
 )
-from strategies.policy import lowest_value_card, pedro_takes_discard
 from strategies.presets import load_presets
 
 
@@ -79,7 +79,7 @@ def test_value_spare_discards_a_third_copy_first(spare, kept):
     t = smart_table()
     t.G.w[2, P_VALUE_SPARE] = spare
     t.give(2, "Missed!", "Missed!", "Missed!", "BANG!")
-    worst = t.call(lowest_value_card, 2, -1)
+    worst = t.call(card_to_discard, 2, -1)
     assert t.theme.card_display[t.G.hand[2, worst]] != kept
 
 
@@ -90,7 +90,7 @@ def test_value_spare_moves_pedro_ramirez(spare, takes):
     t = smart_table()  # Pedro Ramirez at seat 3
     t.G.w[3, P_VALUE_SPARE] = spare
     t.give(3, "Missed!", "Missed!").to_discard("Missed!")
-    assert t.call(pedro_takes_discard, 3, t.G.disc[t.G.s[S_DISC_N] - 1]) == takes
+    assert t.call(takes_discard_top, 3, t.G.disc[t.G.s[S_DISC_N] - 1]) == takes
 
 
 @pytest.mark.parametrize(("keep", "second"), [(0, ("BANG!", 0)), (1, None)])

@@ -20,14 +20,16 @@ from pathlib import Path
 from fuzz_themes import deck_too_small, shipped_raw, shipped_variants, theme_dicts, to_toml
 from hypothesis import HealthCheck, given, settings
 
-from simcore.engine.theme import ThemeError, load_theme, shipped_themes
+from simcore.engine.theme import ThemeError, load_theme, read_toml, shipped_themes
 
 HERE = Path(__file__).resolve().parent
+EXAMPLE = HERE.parent / "configs" / "examples" / "dodge_city_three_more.toml"
 # shipped themes with the switches the legal plays read set away from their defaults (the
 # fuzzer's first derandomized examples keep most defaults)
 VARIANTS = [
     ("classic", {"bang_limit": 2, "jail_on_leader": True}),
     ("classic_dodge_city", {"bang_limit": 3, "self_target_effects": ["steal", "discard_any"]}),
+    (str(EXAMPLE), {"bang_limit": 2, "self_target_effects": ["steal"]}),
     ("walking_dead", {"bang_limit": 0, "jail_on_leader": True}),
     ("star_wars", {"bang_limit": 2, "jail_on_leader": True, "self_target_effects": ["steal"]}),
 ]
@@ -69,8 +71,9 @@ def cases(folder: Path) -> list[dict]:
     files = fuzz_theme_files(folder, theme_dicts(), 6) + fuzz_theme_files(
         folder, shipped_variants(), 6
     )
+    files.append(str(EXAMPLE))  # a theme's own effects: Punch, Dodge, Rag Time
     for k, (theme, rules) in enumerate(VARIANTS):
-        raw = shipped_raw(theme)
+        raw = read_toml(Path(theme)) if theme.endswith(".toml") else shipped_raw(theme)
         raw["theme"]["id"] += "_variant"
         raw["rules"].update(rules)
         files.append(str(folder / f"variant{k}.toml"))

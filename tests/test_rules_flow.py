@@ -27,7 +27,7 @@ from scenario import (
 )
 
 from simcore.engine import kernel
-from simcore.engine.board import fill_distances, next_alive, reach, revealed_dead
+from simcore.engine.board import fill_distances, next_alive, reach
 from simcore.engine.play import CHECKED, NO_FEATURE
 from simcore.engine.state import (
     S_CAPPED,
@@ -41,6 +41,7 @@ from simcore.engine.state import (
 )
 from simcore.engine.tables import pack_tables
 from simcore.engine.theme import load_theme
+from simcore.engine.view import revealed_dead
 from simcore.engine.vocab import R_RENEGADE, ROLES, RU_TURN_CAP
 from strategies.presets import resolve_strategy
 

@@ -19,7 +19,7 @@ from scenario import Table, disc, dist, targets
 from simcore.engine import kernel, vocab
 from simcore.engine.state import S_BANGS, S_CUR, S_TEMPERED
 from simcore.engine.theme import ThemeError, compile_theme, load_theme
-from strategies.policy import choose_action
+from strategies.decide import choose_action
 
 COVER = "BANG!@cover"
 NEW_HOPE = "BANG!@new_hope"

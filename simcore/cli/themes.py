@@ -54,6 +54,21 @@ def themes_show(
     typer.echo(theme_text(loaded))
 
 
+@themes_app.command("effects")
+def themes_effects() -> None:
+    """Print the effect vocabulary as traits: where a card goes, whom it aims at, the hit it
+    deals (what cancels it: a Missed!, or discarding a BANG!), its draw! in play, and its
+    traits (a BANG! card; cancels a hit; an attack on the record; picks one of the
+    target's cards; a burden in front of its holder; Tempered may repeat it).
+
+    A theme's own effect ([[effects]] in its file) is one of these, `like`, with its own
+    aim or draws: docs/themes.md, "A card of your own".
+    """
+    from simcore.engine.themeinfo import effect_traits_text
+
+    typer.echo(effect_traits_text())
+
+
 @themes_app.command("export")
 def themes_export(
     theme: Annotated[str, typer.Argument(help="Shipped theme id (bangsim themes lists them).")],

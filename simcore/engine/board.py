@@ -13,7 +13,7 @@ from simcore.engine.vocab import (
     E_BANG,
     E_MISSED,
     E_VOLCANIC,
-    E_WEAPON,
+    PL_WEAPON,
     R_OUTLAW,
     R_RENEGADE,
 )
@@ -81,9 +81,9 @@ def in_play_has(G, p, effect):
 
 @njit(cache=True, inline="always")
 def find_weapon(G, T, p):
+    """Slot of p's weapon in play (an effect placed as one), or -1."""
     for i in range(G.table_n[p]):
-        e = T.card_effect[G.table[p, i]]
-        if e == E_WEAPON or e == E_VOLCANIC:
+        if T.fx_place[T.card_effect[G.table[p, i]]] == PL_WEAPON:
             return i
     return -1
 
@@ -200,25 +200,5 @@ def hostiles_alive(G):
     k = 0
     for q in range(G.s[S_N]):
         if G.alive[q] and (G.role[q] == R_OUTLAW or G.role[q] == R_RENEGADE):
-            k += 1
-    return k
-
-
-@njit(cache=True)
-def revealed_dead(G, role):
-    """Eliminated players whose revealed role is `role` (public information)."""
-    k = 0
-    for q in range(G.s[S_N]):
-        if G.alive[q] == 0 and G.role[q] == role:
-            k += 1
-    return k
-
-
-@njit(cache=True)
-def role_total(G, role):
-    """How many seats have `role`: public, since the role mix is fixed by the player count."""
-    k = 0
-    for q in range(G.s[S_N]):
-        if G.role[q] == role:
             k += 1
     return k

@@ -26,8 +26,9 @@ from simcore.engine.kernel import NO_STOP, play_on, seat_strategies, setup_game,
 from simcore.engine.limits import BLOCK
 from simcore.engine.play import NO_FEATURE, CheckedModeError, character_pool, check_players
 from simcore.engine.rng import rng_seed
-from simcore.engine.search import COPIED, copies, resample_hidden
+from simcore.engine.search import copies, resample_hidden
 from simcore.engine.state import (
+    COPIED_WORDS,
     ERRORS,
     QUIET,
     S_CAPPED,
@@ -68,7 +69,7 @@ def new_worlds(start, out, tables, W, role_preset, seat, seed, worlds):
     """out (Copies) = worlds `worlds` (indices) of the paused `start` (its words), not
     played on."""
     for i in range(worlds.shape[0]):
-        out.words[i, :COPIED] = start[:COPIED]
+        out.words[i, :COPIED_WORDS] = start[:COPIED_WORDS]
         new_world(out.s[i], tables[0], W, role_preset, seat, seed, worlds[i])
 
 
@@ -80,7 +81,7 @@ def continue_range(start, states, tables, W, role_preset, seat, seed, world0, b,
     G = states.s[t]
     T = tables[0]
     for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-        states.words[t, :COPIED] = start[:COPIED]  # a copy of the paused state
+        states.words[t, :COPIED_WORDS] = start[:COPIED_WORDS]  # a copy of the paused state
         continue_game(G, T, W, role_preset, seat, seed, world0 + i)
         out[i, 0] = G.s[S_WINNER]
         out[i, 1] = G.s[S_TURN]

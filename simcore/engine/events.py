@@ -12,12 +12,6 @@ lethal hit, a BANG! answering a Duel or Indians!).
 """
 
 from simcore.engine.state import (
-    DMG_BANG,
-    DMG_DUEL,
-    DMG_DYNAMITE,
-    DMG_GATLING,
-    DMG_INDIANS,
-    DMG_OTHER,
     EV_BEER_SAVES,
     EV_BEERS_AT_LETHAL,
     EV_BEERS_TWO_LEFT,
@@ -31,7 +25,15 @@ from simcore.engine.state import (
     N_CHECK_KINDS,
     N_EV,
 )
-from simcore.engine.vocab import CHECKS
+from simcore.engine.vocab import (
+    CHECKS,
+    DMG_BANG,
+    DMG_DUEL,
+    DMG_DYNAMITE,
+    DMG_GATLING,
+    DMG_INDIANS,
+    DMG_OTHER,
+)
 
 # the check kinds in the bit order of vocab.CHK_* (kind k counts at EV_CHECK + 5 k)
 CHECK_KINDS = tuple(sorted(CHECKS, key=CHECKS.__getitem__))

@@ -2,7 +2,7 @@
 
 Every function takes the game state G (simcore.engine.state.State) and the theme tables T
 (simcore.engine.tables.Tables). Each seat's strategy parameters are in the state (G.w, copied from
-the strategy matrix W at setup); decisions are delegated to strategies.policy, and this
+the strategy matrix W at setup); decisions are asked of strategies.decide (the bots' seam), and this
 module only applies the rules. The bracketed IDs name the rules in
 shared/reference/rules-checklist.md that a function implements."""
 
@@ -30,12 +30,6 @@ from simcore.engine.jit import njit
 from simcore.engine.limits import ACTIONS_PER_TURN_CAP, MAX_ACTIONS
 from simcore.engine.rng import rng_below, rng_seed
 from simcore.engine.state import (
-    DMG_BANG,
-    DMG_DUEL,
-    DMG_DYNAMITE,
-    DMG_GATLING,
-    DMG_INDIANS,
-    DMG_OTHER,
     ERR_CARDS,
     ERR_DEAD_HOLDS,
     ERR_HELD,
@@ -109,6 +103,12 @@ from simcore.engine.vocab import (
     A_STEAL_ON_DAMAGE,
     A_TAKE_ELIMINATED_CARDS,
     A_TEMPERED,
+    AIM_ANY,
+    AIM_EVERY_OTHER,
+    AIM_NONE,
+    AIM_RANGE,
+    AIM_REACH,
+    AIM_SELF,
     CF_BEER,
     CHK_BARREL,
     CHK_DRAW_EXTRA,
@@ -123,27 +123,27 @@ from simcore.engine.vocab import (
     D_SWAP_HANDS,
     D_TAKE,
     E_BANG,
-    E_BANG_ANY,
     E_BARREL,
     E_DISCARD_ANY,
     E_DRAW,
     E_DUEL,
     E_DYNAMITE,
-    E_GATLING,
     E_GENERAL_STORE,
     E_HEAL,
     E_HEAL_ALL,
     E_HEAL_ANY,
-    E_INDIANS,
     E_JAIL,
     E_MISSED,
     E_MUSTANG,
     E_NEW_HOPE,
     E_SCOPE,
     E_STEAL,
-    E_VOLCANIC,
-    E_WEAPON,
+    HIT_BANG,
+    HIT_MISSED,
     N_EFFECTS,
+    PL_DISCARD,
+    PL_IN_FRONT,
+    PL_WEAPON,
     R_DEPUTY,
     R_LEADER,
     R_OUTLAW,
@@ -167,23 +167,22 @@ from simcore.engine.vocab import (
     W_OUTLAW,
     W_RENEGADE,
 )
-from strategies.policy import (
-    answer,
+from strategies.decide import (
     answer_with_bang,
     cancel_hit,
+    card_to_discard,
     choose_action,
     destiny_discard_pick,
     destiny_friend,
-    jesse_source,
-    lowest_value_card,
-    pedro_takes_discard,
+    draw_source,
+    listing_inputs,
+    listing_score,
     pick_from,
-    play_score,
     put_back,
+    repeats_card,
+    saves_life,
     scores_while_listing,
-    scoring_inputs,
-    sid_saves,
-    tempered_repeats,
+    takes_discard_top,
 )
 
 # --- piles ------------------------------------------------------------------------------
@@ -446,12 +445,11 @@ def record(G, actor, target, hostile):
 
 @njit(cache=True, inline="always")
 def takes_as_attack(G, T, q, opt):
-    """Taking or discarding q's card (take_card's opt) is an attack on q, but for his Jail or
-    Dynamite in play: freeing him of it helps him."""
+    """Taking or discarding q's card (take_card's opt) is an attack on q, but for a burden in
+    front of him (his Jail or Dynamite): freeing him of it helps him."""
     if opt < 0:
         return True
-    e = T.card_effect[G.table[q, opt]]
-    return e != E_JAIL and e != E_DYNAMITE
+    return T.fx_burden[T.card_effect[G.table[q, opt]]] == 0
 
 
 # --- life and death ---------------------------------------------------------------------
@@ -539,7 +537,7 @@ def save_from_lethal(G, T, p):
     while G.life[p] <= 0:
         if n_alive(G) >= T.rules[RU_BEER_MIN_PLAYERS]:
             i = lethal_beer(G, T, p)
-            if i >= 0 and answer(G, p):
+            if i >= 0 and saves_life(G, p):
                 c = take_from_hand(G, p, i)
                 discard(G, c)
                 heal(G, p, T.card_value[c])
@@ -549,8 +547,8 @@ def save_from_lethal(G, T, p):
                 G.ev[EV_BEERS_TWO_LEFT_AT_LETHAL] += two_left
                 beers += 1
                 continue
-        if G.hand_n[p] >= 2 and sid_saves(G, p):
-            sid_ability(G, T, p)
+        if G.hand_n[p] >= 2 and G.ability[p] == A_DISCARD_TWO_HEAL and saves_life(G, p):
+            discard_two_heal(G, T, p)
             continue
         break
     if beers > 0 and G.life[p] > 0:
@@ -558,34 +556,23 @@ def save_from_lethal(G, T, p):
 
 
 @njit(cache=True)
-def sid_ability(G, T, p):
+def discard_two_heal(G, T, p):
     """[A-12] Sid Ketchum: discard two cards to regain one life."""
     for _ in range(2):
-        discard(G, take_from_hand(G, p, lowest_value_card(G, T, p, -1)))
+        discard(G, take_from_hand(G, p, card_to_discard(G, T, p, -1)))
     heal(G, p, 1)
     hand_emptied(G, p)
 
 
 @njit(cache=True)
 def damage(G, T, p, amount, killer, source, effect):
-    """p loses `amount` life. `killer` is credited with an elimination, `source` played the
-    card that hurt (El Gringo's victim); both -1 for damage caused by no one ([K-17])."""
+    """p loses `amount` life to `effect` (counted by its `dmg` trait). `killer` is credited
+    with an elimination, `source` played the card that hurt (El Gringo's victim); both -1
+    for damage caused by no one ([K-17])."""
     if (T.rules[RU_NO_ONE_EFFECTS] >> effect) & 1:
         killer = -1
         source = -1
-    if effect == E_BANG or effect == E_BANG_ANY:
-        kind = DMG_BANG
-    elif effect == E_DUEL:
-        kind = DMG_DUEL
-    elif effect == E_GATLING:
-        kind = DMG_GATLING
-    elif effect == E_INDIANS:
-        kind = DMG_INDIANS
-    elif effect == E_DYNAMITE:
-        kind = DMG_DYNAMITE
-    else:
-        kind = DMG_OTHER
-    G.ev[EV_DMG + kind] += amount
+    G.ev[EV_DMG + T.fx_dmg[effect]] += amount
     G.life[p] -= amount
     if G.life[p] <= 0:
         save_from_lethal(G, T, p)
@@ -628,17 +615,22 @@ def bang_effect(G, T, att, p, effect):
     if rest > 0 and count_playable_as(G, T, p, E_MISSED) >= rest and cancel_hit(G, p):
         f1 = 0
         f2 = 0
+        drawn = 0
         low = G.life[p] <= 2  # [S-06] Encounter with Destiny at 2 life or less
         for j in range(rest):
             m = take_from_hand(G, p, find_playable_as(G, T, p, E_MISSED))
             discard(G, m)
             G.used[p, T.card_name[m]] += 1
-            if low and T.card_effect[m] == E_MISSED:  # not a BANG! as Missed! [S-07]
-                if j == 0:
-                    f1 = T.card_destiny[m]
-                else:
-                    f2 = T.card_destiny[m]
+            if T.fx_cancels[T.card_effect[m]]:  # not a BANG! as Missed! [S-07]
+                drawn += T.card_draws[m]
+                if low:
+                    if j == 0:
+                        f1 = T.card_destiny[m]
+                    else:
+                        f2 = T.card_destiny[m]
         hand_emptied(G, p)
+        if drawn > 0:  # a card that cancels, then draws (a theme's own `draws`)
+            draw_to_hand(G, p, drawn)
         rest = 0
         if f1 != 0:
             missed_destiny(G, T, att, p, f1)
@@ -812,7 +804,7 @@ def legal_actions(G, T, p, choose=False):
     """Fill G.act_* with every legal play of p's turn; returns how many. Copies of one
     card name make the same plays, so only the first copy in hand is listed; [S-06] at 2
     life or less, when copies differ in their Encounter with Destiny, the first of each.
-    choose (policy.scores_while_listing): score each play as it is listed (policy.play_score)
+    choose (decide.scores_while_listing): score each play as it is listed (decide.listing_score)
     and leave p's pick in G.s[S_CHOICE] for choose_action, the pick choose_action would make
     from the list (one pass instead of a listing, then a second to score it)."""
     n = 0
@@ -822,7 +814,7 @@ def legal_actions(G, T, p, choose=False):
     beer_works = False
     my_reach = 0
     if choose:
-        beer_works, my_reach = scoring_inputs(G, T, w, p)
+        beer_works, my_reach = listing_inputs(G, T, w, p)
     s = 0.0  # the score of the play listed next (0.0 when not choosing)
     ns = G.s[S_N]
     r = -1  # p's reach, once G.dist holds p's distances: only for a hand that needs them
@@ -840,85 +832,61 @@ def legal_actions(G, T, p, choose=False):
             seen = first_twin(G, T, p, i) < i
         if seen:
             continue
-        if e == E_BANG or (e == E_MISSED and G.ability[p] == A_BANG_MISSED_SWAP):
-            if G.s[S_BANGS] < T.rules[RU_BANG_LIMIT] or unlimited_bangs(G, T, p):
-                if r < 0:
-                    r = distances_and_reach(G, T, p)
-                for q in range(ns):
-                    if q != p and G.alive[q] and G.dist[q] <= r:
-                        if choose:
-                            s = play_score(G, T, w, p, i, E_BANG, q, 0, beer_works, my_reach)
-                        n, best, best_s = add_action(G, n, i, q, 0, s, best, best_s)
-        elif (
-            e == E_HEAL
-            or e == E_HEAL_ALL
-            or e == E_DRAW
-            or e == E_GENERAL_STORE
-            or e == E_GATLING
-            or e == E_INDIANS
-        ):
+        aim = T.card_aim[c]
+        se = e  # the effect it is played as
+        if T.fx_bang_card[e] or (T.fx_cancels[e] and G.ability[p] == A_BANG_MISSED_SWAP):
+            if G.s[S_BANGS] >= T.rules[RU_BANG_LIMIT] and not unlimited_bangs(G, T, p):
+                continue  # [C-09] one BANG! card per turn
+            if not T.fx_bang_card[e]:  # [A-03] a Missed! card as a BANG!: a BANG!'s aim
+                se = E_BANG
+                aim = AIM_REACH
+        if aim == AIM_NONE:
+            continue
+        place = T.fx_place[e]
+        if aim == AIM_SELF or aim == AIM_EVERY_OTHER:
+            if place != PL_DISCARD and in_play_named(G, p, T.card_name[c]):
+                continue  # [C-10] one copy of a card in play
             if choose:
-                s = play_score(G, T, w, p, i, e, p, 0, beer_works, my_reach)
+                s = listing_score(G, T, w, p, i, se, p, 0, beer_works, my_reach)
             n, best, best_s = add_action(G, n, i, p, 0, s, best, best_s)
-        elif e == E_STEAL or e == E_DISCARD_ANY:
-            if e == E_STEAL and r < 0:
+            continue
+        far = 0  # the farthest target: the reach, or the card's range
+        if aim == AIM_REACH or aim == AIM_RANGE:
+            if r < 0:
                 r = distances_and_reach(G, T, p)
-            for q in range(ns):
-                if G.alive[q] == 0:
+            far = r if aim == AIM_REACH else T.card_value[c]
+        picks = T.fx_picks[e]
+        for q in range(ns):
+            if G.alive[q] == 0:
+                continue
+            left = G.hand_n[q]
+            if q == p:  # [S-41] "(you may also choose yourself)"
+                if aim != AIM_ANY and (T.rules[RU_SELF_TARGET_EFFECTS] >> e) & 1 == 0:
                     continue
-                left = G.hand_n[q]
-                if q == p:  # [S-41] "(you may also choose yourself)"
-                    if (T.rules[RU_SELF_TARGET_EFFECTS] >> e) & 1 == 0:
-                        continue
-                    left -= 1 + T.card_cost[c]  # the card and its cost leave the hand first
-                elif e == E_STEAL and G.dist[q] > T.card_value[c]:
-                    continue
-                if left > 0:
-                    if choose:
-                        s = play_score(G, T, w, p, i, e, q, -1, beer_works, my_reach)
-                    n, best, best_s = add_action(G, n, i, q, -1, s, best, best_s)
-                for slot in range(G.table_n[q]):
-                    if choose:
-                        s = play_score(G, T, w, p, i, e, q, slot, beer_works, my_reach)
-                    n, best, best_s = add_action(G, n, i, q, slot, s, best, best_s)
-        elif e == E_DUEL or e == E_BANG_ANY:
-            for q in range(ns):
-                if q != p and G.alive[q]:
-                    if choose:
-                        s = play_score(G, T, w, p, i, e, q, 0, beer_works, my_reach)
-                    n, best, best_s = add_action(G, n, i, q, 0, s, best, best_s)
-        elif e == E_HEAL_ANY:
-            for q in range(ns):
-                if G.alive[q]:
-                    if choose:
-                        s = play_score(G, T, w, p, i, e, q, 0, beer_works, my_reach)
-                    n, best, best_s = add_action(G, n, i, q, 0, s, best, best_s)
-        elif e == E_JAIL:
-            for q in range(ns):
-                if q == p or G.alive[q] == 0:
-                    continue
+                left -= 1 + T.card_cost[c]  # the card and its cost leave the hand first
+            elif far > 0 and G.dist[q] > far:
+                continue
+            if place == PL_IN_FRONT:
                 if G.role[q] == R_LEADER and T.rules[RU_JAIL_ON_LEADER] == 0:
                     continue  # [K-16] Jail cannot be played on the Sheriff
-                if not in_play_named(G, q, T.card_name[c]):
-                    if choose:
-                        s = play_score(G, T, w, p, i, e, q, 0, beer_works, my_reach)
-                    n, best, best_s = add_action(G, n, i, q, 0, s, best, best_s)
-        elif (
-            e == E_BARREL
-            or e == E_SCOPE
-            or e == E_MUSTANG
-            or e == E_WEAPON
-            or e == E_VOLCANIC
-            or e == E_DYNAMITE
-            or e == E_NEW_HOPE
-        ):
-            if not in_play_named(G, p, T.card_name[c]):  # [C-10]
+                if in_play_named(G, q, T.card_name[c]):
+                    continue  # [C-10]
+            if not picks:
                 if choose:
-                    s = play_score(G, T, w, p, i, e, p, 0, beer_works, my_reach)
-                n, best, best_s = add_action(G, n, i, p, 0, s, best, best_s)
+                    s = listing_score(G, T, w, p, i, se, q, 0, beer_works, my_reach)
+                n, best, best_s = add_action(G, n, i, q, 0, s, best, best_s)
+                continue
+            if left > 0:
+                if choose:
+                    s = listing_score(G, T, w, p, i, se, q, -1, beer_works, my_reach)
+                n, best, best_s = add_action(G, n, i, q, -1, s, best, best_s)
+            for slot in range(G.table_n[q]):
+                if choose:
+                    s = listing_score(G, T, w, p, i, se, q, slot, beer_works, my_reach)
+                n, best, best_s = add_action(G, n, i, q, slot, s, best, best_s)
     if G.ability[p] == A_DISCARD_TWO_HEAL and G.hand_n[p] >= 2 and G.life[p] < G.max_life[p]:
         if choose:
-            s = play_score(G, T, w, p, -1, -1, p, 0, beer_works, my_reach)
+            s = listing_score(G, T, w, p, -1, -1, p, 0, beer_works, my_reach)
         n, best, best_s = add_action(G, n, -1, p, 0, s, best, best_s)
     G.s[S_CHOICE] = best if choose else NOT_CHOSEN
     return n
@@ -931,28 +899,31 @@ def resolve(G, T, p, k):
     tgt = G.act_tgt[k]
     opt = G.act_opt[k]
     if i < 0:
-        sid_ability(G, T, p)
+        discard_two_heal(G, T, p)
         return
     c = take_from_hand(G, p, i)
     e = T.card_effect[c]
     G.used[p, T.card_name[c]] += 1
     fate = T.card_destiny[c] if G.life[p] <= 2 else 0  # [S-06] at the moment it is played
-    if e == E_MISSED:
+    draws = T.card_draws[c]
+    if T.fx_cancels[e]:  # a Missed! card played is Calamity Janet's BANG! [A-03]
+        e = E_BANG
         fate = 0  # [S-07] Inventive's Missed! as a BANG!: no destiny
+        draws = 0
     for _ in range(T.card_cost[c]):  # [D-03] [D-04] [D-05] discard one other card
-        discard(G, take_from_hand(G, p, lowest_value_card(G, T, p, -1)))
-    if e == E_WEAPON or e == E_VOLCANIC:  # [C-11] a new weapon replaces the old one
-        w = find_weapon(G, T, p)
-        if w >= 0:
-            discard(G, take_from_table(G, T, p, w))
-        put_in_play(G, T, p, c)
-    elif e == E_BARREL or e == E_SCOPE or e == E_MUSTANG or e == E_DYNAMITE or e == E_NEW_HOPE:
-        put_in_play(G, T, p, c)
-    elif e == E_JAIL:
+        discard(G, take_from_hand(G, p, card_to_discard(G, T, p, -1)))
+    place = T.fx_place[e]
+    if place == PL_DISCARD:
+        discard(G, c)  # [C-12] brown cards resolve and are discarded
+    elif place == PL_IN_FRONT:
         put_in_play(G, T, tgt, c)  # [C-12] Jail goes in front of another player
     else:
-        discard(G, c)  # [C-12] brown cards resolve and are discarded
-    if e == E_BANG or e == E_MISSED:  # a Missed! here is Calamity Janet's BANG! [A-03]
+        if place == PL_WEAPON:  # [C-11] a new weapon replaces the old one
+            w = find_weapon(G, T, p)
+            if w >= 0:
+                discard(G, take_from_table(G, T, p, w))
+        put_in_play(G, T, p, c)
+    if T.fx_bang_card[e]:
         G.s[S_BANGS] += 1
     if fate == 0:
         hand_emptied(G, p)
@@ -968,6 +939,8 @@ def resolve(G, T, p, k):
         ns = G.s[S_N]
         for step in range(ns):
             hand_emptied(G, (p + step) % ns)
+    if draws > 0 and G.s[S_OVER] == 0 and G.alive[p] == 1:
+        draw_to_hand(G, p, draws)  # then its player draws (a theme's own `draws`)
     if G.ability[p] == A_TEMPERED:
         tempered(G, T, p, c, e, tgt)
 
@@ -975,38 +948,27 @@ def resolve(G, T, p, k):
 @njit(cache=True)
 def tempered(G, T, p, c, e, tgt):
     """[S-37] Tempered: once per turn, discard a BANG! card to repeat the effect of the
-    brown card just played (card c, effect e, on tgt), a BANG! effect too. The repeat is
+    brown card just played (card c, effect e, on tgt; its `tempered` trait), a BANG! too. The repeat is
     not a card played: no BANG! counted. A steal or discard repeat takes a random hand card
     of the target, or its first card in play when the hand is empty (ASSUMPTION)."""
     if G.s[S_TEMPERED] or G.s[S_OVER] or G.alive[p] == 0:
         return
-    if e == E_MISSED:
-        return  # Inventive's swap is another character's ability
-    if (
-        e == E_WEAPON
-        or e == E_VOLCANIC
-        or e == E_BARREL
-        or e == E_SCOPE
-        or e == E_MUSTANG
-        or e == E_DYNAMITE
-        or e == E_JAIL
-        or e == E_NEW_HOPE
-    ):
+    if T.fx_tempered[e] == 0:
         return  # blue cards stay in play: only red-bordered cards repeat
     i = find_in_hand(G, T, p, E_BANG)
     if i < 0:
         return
     if tgt != p and G.alive[tgt] == 0:
         return
-    if e == E_STEAL or e == E_DISCARD_ANY:
-        if G.hand_n[tgt] == 0 and G.table_n[tgt] == 0:
-            return
-    if not tempered_repeats(G, T, p, c, tgt):
+    picks = T.fx_picks[e]
+    if picks and G.hand_n[tgt] == 0 and G.table_n[tgt] == 0:
+        return
+    if not repeats_card(G, T, p, c, tgt):
         return
     G.s[S_TEMPERED] = 1
     discard_from_hand(G, p, i)
     opt = -1
-    if (e == E_STEAL or e == E_DISCARD_ANY) and G.hand_n[tgt] == 0:
+    if picks and G.hand_n[tgt] == 0:
         if G.table_n[tgt] == 0:
             return  # a Thrifty target may have emptied and refilled: nothing left to take
         opt = 0
@@ -1016,13 +978,33 @@ def tempered(G, T, p, c, e, tgt):
 @njit(cache=True)
 def apply_effect(G, T, p, c, e, tgt, opt):
     """The effect of card c (effect e) played by p on tgt with option opt, the card already
-    placed or discarded."""
-    if e == E_BANG or e == E_MISSED:
-        record(G, p, tgt, True)
-        bang_effect(G, T, p, tgt, E_BANG)
-    elif e == E_BANG_ANY:
-        record(G, p, tgt, True)
-        bang_effect(G, T, p, tgt, E_BANG_ANY)
+    placed or discarded. A play aimed at a chosen player goes on the public record first,
+    as an attack when its effect's `attack` trait says so (taking a burden helps)."""
+    aim = T.fx_aim[e]
+    if aim >= AIM_REACH:  # one chosen player (vocab.CHOSEN_AIMS)
+        record(G, p, tgt, takes_as_attack(G, T, tgt, opt) if T.fx_picks[e] else T.fx_attack[e] != 0)
+    hit = T.fx_hit[e]
+    if aim == AIM_EVERY_OTHER:  # [K-11] [K-12] clockwise from the player
+        ns = G.s[S_N]
+        for step in range(1, ns):
+            q = (p + step) % ns
+            if G.alive[q] == 0:
+                continue
+            if hit == HIT_MISSED:
+                bang_effect(G, T, p, q, e)
+            else:
+                j = find_playable_as(G, T, q, E_BANG)
+                if j >= 0 and answer_with_bang(G, T, q):
+                    G.used[q, T.card_name[G.hand[q, j]]] += 1
+                    discard_from_hand(G, q, j)
+                else:
+                    damage(G, T, q, 1, p, p, e)
+            if G.s[S_OVER] or G.alive[p] == 0:
+                return
+    elif hit == HIT_MISSED:
+        bang_effect(G, T, p, tgt, e)
+    elif hit == HIT_BANG:
+        duel(G, T, p, tgt)
     elif e == E_HEAL:  # [C-20] a Beer (not a Whisky [D-05]) needs 3+ players alive
         before = G.life[p]
         if (T.card_flags[c] & CF_BEER) == 0 or n_alive(G) >= T.rules[RU_BEER_MIN_PLAYERS]:
@@ -1035,42 +1017,17 @@ def apply_effect(G, T, p, c, e, tgt, opt):
             if G.alive[q]:
                 heal(G, q, 1)
     elif e == E_HEAL_ANY:
-        record(G, p, tgt, False)
         heal(G, tgt, T.card_value[c])
     elif e == E_DRAW:  # [K-07] [K-08]
         draw_to_hand(G, p, T.card_value[c])
     elif e == E_STEAL:
-        record(G, p, tgt, takes_as_attack(G, T, tgt, opt))
         to_hand(G, p, take_card(G, T, tgt, opt))
         G.ev[EV_STOLEN] += tgt != p
     elif e == E_DISCARD_ANY:
-        record(G, p, tgt, takes_as_attack(G, T, tgt, opt))
         discard(G, take_card(G, T, tgt, opt))
         G.ev[EV_DISCARDED_BY_OTHERS] += tgt != p
     elif e == E_GENERAL_STORE:
         general_store(G, T, p)
-    elif e == E_DUEL:
-        record(G, p, tgt, True)
-        duel(G, T, p, tgt)
-    elif e == E_JAIL:
-        record(G, p, tgt, True)
-    elif e == E_GATLING or e == E_INDIANS:  # [K-11] [K-12] clockwise from the player
-        ns = G.s[S_N]
-        for step in range(1, ns):
-            q = (p + step) % ns
-            if G.alive[q] == 0:
-                continue
-            if e == E_GATLING:
-                bang_effect(G, T, p, q, E_GATLING)
-            else:
-                j = find_playable_as(G, T, q, E_BANG)
-                if j >= 0 and answer_with_bang(G, T, q):
-                    G.used[q, T.card_name[G.hand[q, j]]] += 1
-                    discard_from_hand(G, q, j)
-                else:
-                    damage(G, T, q, 1, p, p, E_INDIANS)
-            if G.s[S_OVER] or G.alive[p] == 0:
-                return
 
 
 # --- a turn -------------------------------------------------------------------------------
@@ -1082,14 +1039,14 @@ def draw_phase(G, T, p):
     k = T.rules[RU_DRAW_COUNT]
     ab = G.ability[p]
     if ab == A_DRAW_FROM_PLAYER:
-        q = jesse_source(G, p)
+        q = draw_source(G, p)
         if q >= 0 and G.hand_n[q] > 0:
             to_hand(G, p, take_card(G, T, q, -1))
             G.ev[EV_STOLEN] += 1
             k -= 1
     elif ab == A_DRAW_FROM_DISCARD:
         top = G.s[S_DISC_N] - 1
-        if top >= 0 and pedro_takes_discard(G, T, p, G.disc[top]):
+        if top >= 0 and takes_discard_top(G, T, p, G.disc[top]):
             to_hand(G, p, G.disc[top])
             G.disc[top] = -1
             G.s[S_DISC_N] = top
@@ -1241,7 +1198,7 @@ def take_turn(G, T, p):
             i = G.s[S_FORCE] - 2
             G.s[S_FORCE] = 0
         else:
-            i = lowest_value_card(G, T, p, -1)
+            i = card_to_discard(G, T, p, -1)
             if pauses(G, p, SK_DISCARD):
                 G.s[S_BASE] = i + 2
                 return

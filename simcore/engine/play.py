@@ -30,14 +30,8 @@ from simcore.engine.state import (
 from simcore.engine.tables import pack_tables
 from simcore.engine.theme import Theme, load_theme
 from simcore.engine.vocab import (
-    R_DEPUTY,
-    R_LEADER,
-    R_OUTLAW,
-    R_RENEGADE,
     ROLES,
-    W_LEADER,
-    W_OUTLAW,
-    W_RENEGADE,
+    SIDE_OF,
 )
 from strategies.presets import DEFAULT_PRESET, NO_SEARCH, Strategy, resolve_strategy
 
@@ -385,9 +379,8 @@ def play_games(
     winner = out_s[:, 0].astype(np.int8)
     role = out_p[:, :, 0].astype(np.int8)
     side_won = np.zeros((games, 4), bool)
-    side_won[:, R_LEADER] = side_won[:, R_DEPUTY] = winner == W_LEADER
-    side_won[:, R_OUTLAW] = winner == W_OUTLAW
-    side_won[:, R_RENEGADE] = winner == W_RENEGADE
+    for r, side in enumerate(SIDE_OF):
+        side_won[:, r] = winner == side
     return GameBlock(
         winner=winner,
         turns=out_s[:, 1].astype(np.int16),

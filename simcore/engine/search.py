@@ -60,6 +60,7 @@ from simcore.engine.kernel import (
 from simcore.engine.limits import MAX_ACTIONS, MAX_PLAYERS
 from simcore.engine.rng import GOLDEN, mix64, rng_below, rng_next, rng_seed
 from simcore.engine.state import (
+    COPIED_WORDS,
     N_SK,
     PH_PLAY,
     PH_PUTBACK,
@@ -90,18 +91,13 @@ from simcore.engine.state import (
     new_states,
 )
 from simcore.engine.vocab import (
-    E_DISCARD_ANY,
+    AIM_EVERY_OTHER,
     E_DUEL,
-    E_GATLING,
     E_HEAL,
-    E_INDIANS,
-    E_STEAL,
     R_DEPUTY,
     R_LEADER,
     R_OUTLAW,
-    W_LEADER,
-    W_OUTLAW,
-    W_RENEGADE,
+    SIDE_OF,
 )
 
 # search_game's settings, int64[N_CFG] (strategies.presets.Search.config)
@@ -125,9 +121,6 @@ Q_KIND = 3
 N_Q = Q_KIND + 2 * N_SK
 LOG_FULL = -1  # log_decision: the log had no room for every decision
 
-# a copy takes every field but the legal-play scratch at the end of the record (act_*, 24 KB
-# of 45), which legal_actions writes before anything reads it
-COPIED = STATE_DTYPE.fields["act_idx"][1] // 8
 TAG_SEARCH = np.uint64(0xBB67AE8584CAA73B)  # separates the worlds' keys from the games'
 NO_MIX = np.zeros((0, 5), np.float64)  # world_rows' `mix` for a pure field
 
@@ -235,15 +228,6 @@ def role_swaps(G, seat, beta, seats, roles):
 
 
 @njit(cache=True)
-def side_of(role):
-    if role == R_LEADER or role == R_DEPUTY:
-        return W_LEADER
-    if role == R_OUTLAW:
-        return W_OUTLAW
-    return W_RENEGADE
-
-
-@njit(cache=True)
 def search_seats(G, cfg):
     """G.s[S_SEARCH]: the seats whose role searches (the first of each role with C_ONE)."""
     mask = 0
@@ -319,9 +303,9 @@ def option_kinds(G, T, p, code, base):
     """The kinds (state.SK_* bits) of which play-phase option `code` of p is an alternative
     to BASE's `base` (0 for BASE's own): every other option is one of SK_PLAY; of SK_STOP
     if one of the two stops; of SK_BEER, SK_DUEL, SK_AREA if one of the two plays a heal
-    for oneself (Beer, Whisky), a Duel, a Gatling or Indians!; of SK_TARGET if both play
-    the same hand card on different targets, of SK_TAKE on the same target, a Panic! or
-    Cat Balou taking another card (kernel.legal_actions lists each card in play and the
+    for oneself (Beer, Whisky), a Duel, an effect on every other player (Gatling, Indians!);
+    of SK_TARGET if both play the same hand card on different targets, of SK_TAKE on the
+    same target, an effect that picks a card (Panic!, Cat Balou) taking another card (kernel.legal_actions lists each card in play and the
     hand of each target as its own option)."""
     if code == base:
         return 0
@@ -334,12 +318,12 @@ def option_kinds(G, T, p, code, base):
         kinds |= SK_BEER
     if e == E_DUEL or eb == E_DUEL:
         kinds |= SK_DUEL
-    if e == E_GATLING or e == E_INDIANS or eb == E_GATLING or eb == E_INDIANS:
+    if (e >= 0 and T.fx_aim[e] == AIM_EVERY_OTHER) or (eb >= 0 and T.fx_aim[eb] == AIM_EVERY_OTHER):
         kinds |= SK_AREA
     if code > 1 and base > 1 and G.act_idx[code - 2] == G.act_idx[base - 2]:
         if G.act_tgt[code - 2] != G.act_tgt[base - 2]:
             kinds |= SK_TARGET
-        elif e == E_STEAL or e == E_DISCARD_ANY:
+        elif e >= 0 and T.fx_picks[e]:
             kinds |= SK_TAKE
     return kinds
 
@@ -421,7 +405,7 @@ def rollout(G, Gw, S, Sw, T, W, role_preset, key, world, code, cfg, mix):
     `code` taken and every seat playing its role's row of W from there (world_rows: the
     game's rows, or a profile drawn from the mixed field `mix`)?"""
     p = G.s[S_CUR]
-    Sw[:COPIED] = Gw[:COPIED]
+    Sw[:COPIED_WORDS] = Gw[:COPIED_WORDS]
     S.s[S_SEARCH] = 0
     S.s[S_PAUSED] = 0
     S.s[S_QUIET] = 1
@@ -432,7 +416,7 @@ def rollout(G, Gw, S, Sw, T, W, role_preset, key, world, code, cfg, mix):
     play_on(S, T, NO_STOP)
     if S.s[S_ERR]:
         G.s[S_ERR] = S.s[S_ERR]
-    return S.s[S_WINNER] == side_of(G.role[p])
+    return S.s[S_WINNER] == SIDE_OF[G.role[p]]
 
 
 @njit(cache=True)

@@ -85,13 +85,7 @@ QUIET = 2  # kernel.setup_game's `checked` flag for S_QUIET (1 is checked mode)
 # the passing cards expected from the piles they came from, in millionths (kernel.pile_share)
 EV_CHECK = 0
 N_CHECK_KINDS = 5
-EV_DMG = 25  # life lost, by what hurt: + DMG_* below
-DMG_BANG = 0  # BANG! cards and other BANG! effects (Springfield, destiny hits)
-DMG_DUEL = 1
-DMG_GATLING = 2
-DMG_INDIANS = 3
-DMG_DYNAMITE = 4
-DMG_OTHER = 5  # anything else (a Missed!'s destiny hitting back)
+EV_DMG = 25  # life lost, by what hurt: + vocab.DMG_* (an effect's `dmg` trait), 6 kinds
 EV_BEERS_AT_LETHAL = 31  # Beers drunk at a lethal hit
 EV_BEER_SAVES = 32  # lethal hits survived thanks to Beers
 EV_BEERS_TWO_LEFT = 33  # Beers played with two players left
@@ -172,6 +166,21 @@ STATE_FIELDS = [
     ("act_opt", np.int64, (MAX_ACTIONS,)),  # option: card to take (-1 random from hand)
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS, align=True)
+# The legal-play scratch, last in the record: kernel.legal_actions writes it before anything
+# reads it, so a copy of a state (simcore.engine.search) takes every field before it, as
+# int64 words, and none of it. A field added after it would be left out of copies: refused.
+SCRATCH = ("act_idx", "act_tgt", "act_opt")
+
+
+def copied_words(fields: list[tuple]) -> int:
+    """The int64 words a copy of a record of `fields` takes: all before the scratch, which
+    must come last."""
+    if tuple(f[0] for f in fields[-len(SCRATCH) :]) != SCRATCH:
+        raise AssertionError(f"State: the fields {SCRATCH} must come last (a copy's end)")
+    return np.dtype(fields, align=True).fields[SCRATCH[0]][1] // 8
+
+
+COPIED_WORDS = copied_words(STATE_FIELDS)
 
 
 def new_states(n: int) -> np.recarray:

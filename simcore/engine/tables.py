@@ -5,7 +5,7 @@ from typing import NamedTuple
 import numpy as np
 
 from simcore.engine.limits import MAX_CARDS, MAX_CHARACTERS, MAX_PLAYERS
-from simcore.engine.vocab import N_RULES
+from simcore.engine.vocab import EFFECT_TRAITS, N_EFFECTS, N_RULES, Traits
 
 
 class Tables(NamedTuple):
@@ -20,6 +20,8 @@ class Tables(NamedTuple):
     )  # int32[n_cards]: bitmask of the "draw!" predicates (vocab.CHK_*) its face passes
     card_flags: np.ndarray  # int32[n_cards]: per-card rule flags (vocab.CF_*: CF_BEER)
     card_destiny: np.ndarray  # int8[n_cards]: Encounter with Destiny code (vocab.D_*), 0 none
+    card_aim: np.ndarray  # int8[n_cards]: whom it aims at (vocab.AIM_*): its effect's `aim`
+    card_draws: np.ndarray  # int8[n_cards]: cards its player draws after using it (`draws`)
     char_life: np.ndarray  # int8[n_characters]: printed life
     char_ability: np.ndarray  # int8[n_characters]: ability code (vocab.A_*)
     roles: (
@@ -27,6 +29,12 @@ class Tables(NamedTuple):
     )  # int8[MAX_PLAYERS + 1, MAX_PLAYERS]: roles[n, :n] the role mix for n players, -1 pad
     rules: np.ndarray  # int64[N_RULES]: rule flags indexed by vocab.RU_*
 
+
+# The effects' traits (vocab.EFFECT_TRAITS), the same for every theme: the kernel reads
+# trait t of effect e as T.fx_<t>[e]. A card's own aim and draws (a theme's own effect may
+# change them) are T.card_aim and T.card_draws.
+FX_TRAITS = tuple(f for f in Traits._fields if f != "draws")
+FX_VALUES = {f: [int(getattr(EFFECT_TRAITS[e], f)) for e in range(N_EFFECTS)] for f in FX_TRAITS}
 
 # The kernel reads the tables as one record (passed by reference, fixed-size fields).
 TABLES_DTYPE = np.dtype(
@@ -39,10 +47,13 @@ TABLES_DTYPE = np.dtype(
         ("card_check", np.int64, (MAX_CARDS,)),
         ("card_flags", np.int64, (MAX_CARDS,)),
         ("card_destiny", np.int64, (MAX_CARDS,)),
+        ("card_aim", np.int64, (MAX_CARDS,)),
+        ("card_draws", np.int64, (MAX_CARDS,)),
         ("char_life", np.int64, (MAX_CHARACTERS,)),
         ("char_ability", np.int64, (MAX_CHARACTERS,)),
         ("roles", np.int64, (MAX_PLAYERS + 1, MAX_PLAYERS)),
         ("rules", np.int64, (N_RULES,)),
+        *((f"fx_{f}", np.int64, (N_EFFECTS,)) for f in FX_TRAITS),
     ],
     align=True,
 )
@@ -61,6 +72,8 @@ def pack_tables(t: Tables) -> np.recarray:
         "card_check",
         "card_flags",
         "card_destiny",
+        "card_aim",
+        "card_draws",
     ):
         rec[field][0, :n] = getattr(t, field)
     m = len(t.char_life)
@@ -68,4 +81,6 @@ def pack_tables(t: Tables) -> np.recarray:
     rec.char_ability[0, :m] = t.char_ability
     rec.roles[0] = t.roles
     rec.rules[0] = t.rules
+    for f, values in FX_VALUES.items():
+        rec[f"fx_{f}"][0] = values
     return rec

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -43,9 +43,10 @@ def _configs_dir() -> Traversable:
 CONFIGS_DIR = _configs_dir()  # the shipped themes/ and experiments/
 THEMES_DIR = CONFIGS_DIR / "themes"
 
-SECTIONS = ("theme", "roles", "rules", "role_table", "checks", "cards", "characters")
+SECTIONS = ("theme", "roles", "rules", "role_table", "checks", "effects", "cards", "characters")
 THEME_KEYS = ("id", "title", "description")
 CARD_KEYS = ("name", "effect", "value", "cost", "beer", "text", "copies", "destiny")
+EFFECT_KEYS = ("name", "like", "aim", "draws", "text")
 CHARACTER_KEYS = ("name", "life", "ability", "text")
 CHECK_KEYS = ("suits", "ranks", "symbols")
 
@@ -56,14 +57,35 @@ BYTE_MAX = 127  # int8 fields: value, cost, life
 RULE_INT_MAX = 2**31 - 1
 TURN_CAP_MAX = 2**15 - 1  # engine.GameBlock.turns and .rounds are int16
 
-# a check the kernel will evaluate when the theme uses any of these effects / abilities
-CHECK_NEEDED_BY = {
-    "barrel": ({vocab.E_BARREL}, {vocab.A_BUILTIN_BARREL}),
-    "jail": ({vocab.E_JAIL}, set()),
-    "dynamite": ({vocab.E_DYNAMITE}, set()),
-    "draw_extra": (set(), {vocab.A_DRAW_EXTRA_ON_CHECK}),
-    "new_hope": ({vocab.E_NEW_HOPE}, set()),
+# the draw! an ability makes (an effect's is its `check` trait, vocab.EFFECT_TRAITS)
+ABILITY_CHECKS = {
+    vocab.A_BUILTIN_BARREL: vocab.CHK_BARREL,
+    vocab.A_DRAW_EXTRA_ON_CHECK: vocab.CHK_DRAW_EXTRA,
 }
+# the aims a theme's own effect may give an effect aimed at one other player
+OWN_AIMS = ("reach", "range", "any_other")
+
+
+class Effect(NamedTuple):
+    """An effect a card names: a built-in one (vocab.EFFECTS) or the theme's own
+    (`[[effects]]`): the built-in effect it is `like`, with its own aim and draws."""
+
+    code: int  # vocab.E_*: what the kernel does with it
+    aim: int  # vocab.AIM_*
+    draws: int  # cards its player draws after using it
+
+
+BUILTIN_EFFECTS = {
+    name: Effect(code, vocab.EFFECT_TRAITS[code].aim, 0) for name, code in vocab.EFFECTS.items()
+}
+
+
+def takes_value(code: int, aim: int) -> bool:
+    """Does a card of effect `code` aimed so carry a `value`: a range to aim by, or the
+    count, reach or amount of its effect (a steal's is its range)?"""
+    if aim == vocab.AIM_RANGE:
+        return True
+    return code in vocab.EFFECT_DEFAULT_VALUE and vocab.EFFECT_TRAITS[code].aim != vocab.AIM_RANGE
 
 
 class ThemeError(UserError):
@@ -81,6 +103,7 @@ class Theme:
     card_names: list[str]  # distinct names; index = Tables.card_name
     card_faces: list[str]  # per physical card, in compiled order
     card_display: list[str]  # per physical card: its name
+    card_effects: list[str]  # per distinct name: its effect as the theme file names it
     character_names: list[str]
     character_lives: list[int]
     character_abilities: list[str]  # ability names (vocab.ABILITIES keys)
@@ -304,9 +327,10 @@ class _Compiler:
         theme_id, title = self.theme_section(raw.get("theme"))
         role_names = self.roles(raw.get("roles", {}))
         roles, counts = self.role_table(raw.get("role_table"))
-        card_names, faces, display, effect, value, cost, flags, name_idx, destiny = self.cards(
-            raw.get("cards")
-        )
+        own_effects = self.effects(raw.get("effects", []))
+        deck = self.cards(raw.get("cards"), own_effects)
+        card_names, faces, display, effect, value, cost, flags, name_idx, destiny = deck[:9]
+        card_effects, aim, draws = deck[9:]
         char_names, lives, abilities = self.characters(raw.get("characters"), max(counts))
         check = self.checks(raw.get("checks", {}), faces, effect, abilities)
         rules, rule_values = self.rules(raw.get("rules", {}))
@@ -319,6 +343,8 @@ class _Compiler:
             card_check=np.array(check, dtype=np.int32),
             card_flags=np.array(flags, dtype=np.int32),
             card_destiny=np.array(destiny, dtype=np.int8),
+            card_aim=np.array(aim, dtype=np.int8),
+            card_draws=np.array(draws, dtype=np.int8),
             char_life=np.array(lives, dtype=np.int8),
             char_ability=np.array(abilities, dtype=np.int8),
             roles=roles,
@@ -333,6 +359,7 @@ class _Compiler:
             card_names=card_names,
             card_faces=faces,
             card_display=display,
+            card_effects=card_effects,
             character_names=char_names,
             character_lives=lives,
             character_abilities=[ability_names[a] for a in abilities],
@@ -403,7 +430,48 @@ class _Compiler:
             counts.append(n)
         return roles, sorted(counts)
 
-    def cards(self, section: Any):
+    def effects(self, section: Any) -> dict[str, Effect]:
+        """The theme's own effects (`[[effects]]`): each a built-in effect it is `like`, aimed
+        otherwise (`aim`, for an effect aimed at one other player: reach, range or any_other)
+        or followed by cards drawn (`draws`)."""
+        if not isinstance(section, list):
+            raise self.fail("effects", "must be a list of [[effects]] tables")
+        own: dict[str, Effect] = {}
+        for i, entry in enumerate(section):
+            key = entry_key("effects", i, entry)
+            entry = self.table(entry, key)
+            self.keys(entry, key, EFFECT_KEYS)
+            for required in ("name", "like"):
+                if required not in entry:
+                    raise self.fail(f"{key}.{required}", "missing")
+            name = self.string(entry["name"], f"{key}.name")
+            if name in BUILTIN_EFFECTS or name in own:
+                raise self.fail(f"{key}.name", f"effect {name!r} is already defined")
+            like = entry["like"]
+            if like not in BUILTIN_EFFECTS:
+                raise self.fail(
+                    f"{key}.like", f"unknown effect {like!r} (allowed: {_allowed(vocab.EFFECTS)})"
+                )
+            base = BUILTIN_EFFECTS[like]
+            aim = base.aim
+            if "aim" in entry:
+                if base.aim not in (vocab.AIM_REACH, vocab.AIM_RANGE, vocab.AIM_ANY_OTHER):
+                    raise self.fail(
+                        f"{key}.aim", f"effect {like!r} aims at no one other player it could change"
+                    )
+                if entry["aim"] not in OWN_AIMS:
+                    raise self.fail(
+                        f"{key}.aim",
+                        f"unknown aim {entry['aim']!r} (allowed: {_allowed(OWN_AIMS)})",
+                    )
+                aim = vocab.AIMS[entry["aim"]]
+            draws = self.integer(entry.get("draws", 0), f"{key}.draws", 0, BYTE_MAX)
+            if "text" in entry:
+                self.string(entry["text"], f"{key}.text")
+            own[name] = Effect(base.code, aim, draws)
+        return own
+
+    def cards(self, section: Any, own_effects: dict[str, Effect]):
         if not isinstance(section, list) or not section:
             raise self.fail("cards", "missing or empty: need one [[cards]] table per card name")
         names: list[str] = []
@@ -415,6 +483,10 @@ class _Compiler:
         flags: list[int] = []
         name_idx: list[int] = []
         destiny: list[int] = []
+        effect_names: list[str] = []
+        aims: list[int] = []
+        draws: list[int] = []
+        effects = {**BUILTIN_EFFECTS, **own_effects}
         for i, card in enumerate(section):
             key = entry_key("cards", i, card)
             card = self.table(card, key)
@@ -426,17 +498,17 @@ class _Compiler:
             if name in names:
                 raise self.fail(f"cards[{i}].name", f"duplicate card name {name!r}")
             eff = card["effect"]
-            if eff not in vocab.EFFECTS:
+            if eff not in effects:
                 raise self.fail(
                     f"{key}.effect",
-                    f"unknown effect {eff!r} (allowed: {_allowed(vocab.EFFECTS)})",
+                    f"unknown effect {eff!r} (allowed: {_allowed(effects)})",
                 )
-            code = vocab.EFFECTS[eff]
-            if code in vocab.EFFECT_DEFAULT_VALUE:  # a count, reach, range or amount: >= 1
-                default = vocab.EFFECT_DEFAULT_VALUE[code]
+            code, aim, drw = effects[eff]
+            if takes_value(code, aim):  # a count, reach, range or amount: >= 1
+                default = vocab.EFFECT_DEFAULT_VALUE.get(code, 1)
                 val = self.integer(card.get("value", default), f"{key}.value", 1, BYTE_MAX)
             elif "value" in card:
-                valued = [n for n, c in vocab.EFFECTS.items() if c in vocab.EFFECT_DEFAULT_VALUE]
+                valued = [n for n, e in effects.items() if takes_value(e.code, e.aim)]
                 raise self.fail(
                     f"{key}.value",
                     f"effect {eff!r} takes no value (allowed on: {_allowed(valued)})",
@@ -467,8 +539,11 @@ class _Compiler:
                 cost.append(cst)
                 flags.append(flag)
                 name_idx.append(len(names))
+                aims.append(aim)
+                draws.append(drw)
             destiny += self.card_destiny(card, key, code, len(copies))
             names.append(name)
+            effect_names.append(eff)
         if len(faces) > limits.MAX_CARDS:
             raise self.fail("cards", f"{len(faces)} cards (allowed: at most {limits.MAX_CARDS})")
         if len(names) > limits.MAX_CARD_NAMES:
@@ -487,7 +562,8 @@ class _Compiler:
                 f"{len(blue)} blue card names (and a weapon, if any) could all be in play in "
                 f"front of one player, {in_play} cards (allowed: at most {limits.MAX_TABLE})",
             )
-        return names, faces, display, effect, value, cost, flags, name_idx, destiny
+        deck = names, faces, display, effect, value, cost, flags, name_idx, destiny
+        return *deck, effect_names, aims, draws
 
     def card_destiny(self, card: dict[str, Any], key: str, effect: int, n: int) -> list[int]:
         """vocab.D_* code of each copy: `destiny`, a list aligned with `copies` ("" or
@@ -611,9 +687,10 @@ class _Compiler:
                 if rank in ranks and suit in suits:
                     mask[i] |= bit
         # a check the theme's cards or characters rely on must be defined, never silently "never"
-        used_effects, used_abilities = set(effect), set(abilities)
-        for name, (effs, abls) in CHECK_NEEDED_BY.items():
-            if name not in section and (effs & used_effects or abls & used_abilities):
+        needed = {vocab.EFFECT_TRAITS[e].check for e in effect}
+        needed |= {ABILITY_CHECKS.get(a, 0) for a in abilities}
+        for name, bit in vocab.CHECKS.items():
+            if name not in section and bit in needed:
                 raise self.fail(
                     f"checks.{name}", "missing: a card or character of this theme needs it"
                 )

@@ -9,9 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 from simcore.engine import vocab
-from simcore.engine.theme import Theme, load_theme, shipped_themes
-
-EFFECT_NAMES = {code: name for name, code in vocab.EFFECTS.items()}
+from simcore.engine.theme import Theme, load_theme, shipped_themes, takes_value
 
 
 def plural(name: str) -> str:
@@ -49,10 +47,10 @@ def theme_list_text(ids: list[str] | None = None) -> str:
 
 def effect_text(theme: Theme, i: int) -> str:
     """Physical card i's effect as written in a theme file: 'weapon 3', 'heal 2', 'bang'."""
-    code = int(theme.tables.card_effect[i])
-    name = EFFECT_NAMES[code]
-    if code in vocab.EFFECT_DEFAULT_VALUE:
-        return f"{name} {int(theme.tables.card_value[i])}"
+    t = theme.tables
+    name = theme.card_effects[int(t.card_name[i])]
+    if takes_value(int(t.card_effect[i]), int(t.card_aim[i])):
+        return f"{name} {int(t.card_value[i])}"
     return name
 
 
@@ -129,3 +127,29 @@ def _columns(rows: list[tuple[str, ...]], right: tuple[int, ...] = (), indent: s
         ]
         out.append((indent + "  ".join(cells)).rstrip())
     return "\n".join(out)
+
+
+def effect_traits_text() -> str:
+    """The effect vocabulary as traits (vocab.EFFECT_TRAITS), one effect a row: where a card
+    goes, whom it aims at, its hit, and the yes/no traits it has."""
+    names = {
+        "place": {v: k for k, v in vocab.PLACES.items()},
+        "aim": {v: k for k, v in vocab.AIMS.items()},
+        "hit": {vocab.HIT_NONE: "-", vocab.HIT_MISSED: "missed", vocab.HIT_BANG: "bang"},
+        "check": {0: "-", **{v: k for k, v in vocab.CHECKS.items()}},
+    }
+    flags = ("bang_card", "cancels", "attack", "picks", "burden", "tempered")
+    rows = [("effect", "goes", "aims at", "hit (cancelled by)", "draw!", "traits")]
+    for name, code in vocab.EFFECTS.items():
+        t = vocab.EFFECT_TRAITS[code]
+        rows.append(
+            (
+                name,
+                names["place"][t.place],
+                names["aim"][t.aim],
+                names["hit"][t.hit],
+                names["check"][t.check],
+                " ".join(f for f in flags if getattr(t, f)) or "-",
+            )
+        )
+    return _columns(rows)

@@ -60,21 +60,20 @@ from simcore.engine.vocab import (
     A_DOUBLE_CHECK,
     A_DRAW_EXTRA_ON_CHECK,
     ABILITIES,
+    AIM_RANGE,
+    AIM_REACH,
     CHECKS,
     CHK_DRAW_EXTRA,
+    CHOSEN_AIMS,
     D_OTHERS_DISCARD,
     D_TAKE,
     DESTINIES_BY_CODE,
-    E_BANG,
-    E_BANG_ANY,
     E_BARREL,
-    E_DISCARD_ANY,
-    E_DUEL,
-    E_HEAL_ANY,
     E_JAIL,
     E_MISSED,
     E_STEAL,
     EFFECTS,
+    PL_IN_FRONT,
     ROLES,
     RU_BANG_LIMIT,
     RU_NO_ONE_EFFECTS,
@@ -88,12 +87,10 @@ CHECK_NAMES = {bit: name for name, bit in CHECKS.items()}
 ABILITY_NAMES = {code: name for name, code in ABILITIES.items()}
 # damage causes by effect code (a Missed!'s destiny hitting back: "destiny")
 CAUSES = {E_MISSED: "destiny"}
-# effects whose play names a target chosen by the player
-TARGETED = {E_BANG, E_BANG_ANY, E_STEAL, E_DISCARD_ANY, E_DUEL, E_JAIL, E_HEAL_ANY}
 
 FRAMES = (
     "setup_game", "take_turn", "start_of_turn", "draw_phase", "resolve", "apply_effect",
-    "bang_effect", "check", "damage", "save_from_lethal", "sid_ability", "eliminate",
+    "bang_effect", "check", "damage", "save_from_lethal", "discard_two_heal", "eliminate",
     "discard_everything", "duel", "general_store", "take_card", "hand_emptied",
     "draw_to_hand", "pass_dynamite", "destiny", "missed_destiny", "tempered", "heal",
     "reshuffle",
@@ -221,11 +218,11 @@ class Recorder:
         c = int(G.hand[p, i])
         e = int(T.card_effect[c])
         ev: dict[str, Any] = {"seat": int(p), "card": self.card(c), "effect": EFFECT_NAMES[e]}
-        if e == E_MISSED and G.ability[p] == A_BANG_MISSED_SWAP:
+        if T.fx_cancels[e] and G.ability[p] == A_BANG_MISSED_SWAP:
             ev["as_bang"] = True
-        if e in TARGETED or ev.get("as_bang"):
+        if int(T.card_aim[c]) in CHOSEN_AIMS or ev.get("as_bang"):
             ev["target"] = tgt
-        if e in (E_STEAL, E_DISCARD_ANY):
+        if T.fx_picks[e]:
             ev["option"] = (
                 "a card from the hand"
                 if opt < 0
@@ -242,16 +239,17 @@ class Recorder:
         c, tgt = ev["card"]["id"], ev.get("target", -1)
         e = int(T.card_effect[c])
         as_bang = ev.get("as_bang", False)
-        if e in (E_BANG, E_STEAL) or as_bang:
+        aim = AIM_REACH if as_bang else int(T.card_aim[c])
+        if aim in (AIM_REACH, AIM_RANGE):
             ev["distance"] = int(board.distance(G, T, p, tgt))
-            ev["reach"] = int(board.reach(G, T, p)) if e != E_STEAL else int(T.card_value[c])
-        if e == E_BANG or as_bang:
+            ev["reach"] = int(board.reach(G, T, p)) if aim == AIM_REACH else int(T.card_value[c])
+        if T.fx_bang_card[e] or as_bang:
             ev["bangs_before"] = int(G.s[S_BANGS])
             ev["bang_limit"] = int(T.rules[RU_BANG_LIMIT])
             ev["unlimited"] = bool(board.unlimited_bangs(G, T, p))
-        if e == E_JAIL:
+        if T.fx_place[e] == PL_IN_FRONT:
             ev["target_role"] = ROLES[int(G.role[tgt])]
-        if G.life[p] <= 2 and T.card_destiny[c] and e != E_MISSED:
+        if G.life[p] <= 2 and T.card_destiny[c] and not T.fx_cancels[e]:
             ev["destiny"] = DESTINIES_BY_CODE[int(T.card_destiny[c])]
         if beliefs is not None:
             ev["beliefs"] = beliefs
@@ -293,7 +291,7 @@ class Recorder:
             role_name=self.theme.role_names[role],
         )  # fmt: skip
 
-    def pre_sid_ability(self, G, T, p) -> dict[str, Any]:
+    def pre_discard_two_heal(self, G, T, p) -> dict[str, Any]:
         return {"life": int(G.life[p])}
 
     def pre_heal(self, G, p, amount) -> dict[str, Any]:
@@ -425,7 +423,7 @@ class Recorder:
         to = int(put[-1][-2]) if put else int(p)
         self.emit("pass", seat=int(p), card=self.card(c), to=to)
 
-    def post_sid_ability(self, frame, result, G, T, p) -> None:
+    def post_discard_two_heal(self, frame, result, G, T, p) -> None:
         self.emit(
             "ability", seat=int(p), cards=self.cards(frame.own("take_from_hand")),
             amount=int(G.life[p]) - frame.data["life"], life=int(G.life[p]),
@@ -435,7 +433,7 @@ class Recorder:
     def post_heal(self, frame, result, G, p, amount) -> None:
         gain = int(G.life[p]) - frame.data["life"]
         up = self.parent()
-        if gain > 0 and (up is None or up.name != "sid_ability"):
+        if gain > 0 and (up is None or up.name != "discard_two_heal"):
             self.emit("heal", seat=int(p), amount=gain, life=int(G.life[p]))
 
     def post_reshuffle(self, frame, result, G) -> None:
@@ -576,11 +574,24 @@ def replaying(rec: Recorder, log: list[list[int]]) -> Callable[..., Any]:
     return decide
 
 
+def unhooked() -> list[str]:
+    """What the tracer wraps or hooks that the kernel lacks, by name (a kernel function
+    renamed or removed): FRAMES and MOVES must be kernel functions, and each Recorder hook
+    (pre_X, post_X) must name one of them. Empty when they agree."""
+    names = (*FRAMES, *MOVES, "choose_action")
+    missing = [n for n in names if not callable(getattr(kernel, n, None))]
+    hooks = {m.split("_", 1)[1] for m in dir(Recorder) if m.startswith(("pre_", "post_"))}
+    return missing + [f"Recorder hook for {h}" for h in sorted(hooks - set(FRAMES) - set(MOVES))]
+
+
 @contextmanager
 def observing(rec: Recorder, log: list[list[int]] | None = None) -> Iterator[None]:
     """The kernel's globals swapped for observing wrappers (and search's: its search_game
     sets a game up too), search.decide for the decisions of `log` when given; restored on
     exit."""
+    missing = unhooked()
+    if missing:
+        raise RuntimeError(f"the tracer names what the kernel lacks: {', '.join(missing)}")
     wrapped = {name: _frame for name in FRAMES} | {name: _move for name in MOVES}
     saved = []
     for module in (kernel, search):

@@ -4,6 +4,8 @@ Names live only in theme files, the loader and reports; the kernel branches on t
 `EFFECTS`, `ABILITIES`, `CHECKS` and `RULES` map the names a theme file may use to codes.
 """
 
+from typing import NamedTuple
+
 # --- card effects -----------------------------------------------------------------
 E_NONE = 0
 E_BANG = 1  # BANG!: a BANG! effect on one player within reach; a BANG! card
@@ -53,15 +55,126 @@ EFFECTS = {
     "new_hope": E_NEW_HOPE,
 }
 
+# --- "draw!" checks: one bit per predicate in each card's check mask ------------------
+CHK_BARREL = 1  # the Barrel (and Jourdonnais) cancels a BANG! effect
+CHK_JAIL = 2  # the jailed player escapes
+CHK_DYNAMITE = 4  # the Dynamite explodes
+CHK_DRAW_EXTRA = 8  # Black Jack draws one more card
+CHK_NEW_HOPE = 16  # A New Hope comes to your aid
+CHECKS = {
+    "barrel": CHK_BARREL,
+    "jail": CHK_JAIL,
+    "dynamite": CHK_DYNAMITE,
+    "draw_extra": CHK_DRAW_EXTRA,
+    "new_hope": CHK_NEW_HOPE,
+}
+
+# --- effect traits: what each effect does, as data ------------------------------------
+# The kernel, the bots, the referee, the search and the tracer read these traits instead of
+# naming effects: Tables.fx_* hold them per effect code, Tables.card_aim and card_draws per
+# card (a theme's own effects, theme.py `[[effects]]`, change those two).
+
+# where a played card goes
+PL_DISCARD = 0  # resolved, then discarded (brown-bordered) [C-12]
+PL_IN_PLAY = 1  # in front of its player (blue-bordered) [C-10]
+PL_WEAPON = 2  # in front of its player, replacing the weapon there [C-11]
+PL_PASSING = 3  # in front of its player, passed on after its check (Dynamite, A New Hope)
+PL_IN_FRONT = 4  # in front of the player it aims at (Jail) [C-12]
+PLACES = {
+    "discard": PL_DISCARD,
+    "in_play": PL_IN_PLAY,
+    "weapon": PL_WEAPON,
+    "passing": PL_PASSING,
+    "in_front": PL_IN_FRONT,
+}
+
+# whom it aims at
+AIM_NONE = 0  # nobody: not played on its own (Missed!: only against a hit)
+AIM_SELF = 1  # no one chosen: its player
+AIM_EVERY_OTHER = 2  # every other player, clockwise from its player (Gatling, Indians!)
+AIM_REACH = 3  # one other player within its player's reach [C-15]
+AIM_RANGE = 4  # one other player at a distance of at most the card's value (Panic!)
+AIM_ANY_OTHER = 5  # any one other player, at any distance
+AIM_ANY = 6  # any one player, its player included
+AIMS = {
+    "none": AIM_NONE,
+    "self": AIM_SELF,
+    "every_other": AIM_EVERY_OTHER,
+    "reach": AIM_REACH,
+    "range": AIM_RANGE,
+    "any_other": AIM_ANY_OTHER,
+    "any": AIM_ANY,
+}
+# aims that name one chosen player: the play's target, and a record of who did what to whom
+CHOSEN_AIMS = frozenset({AIM_REACH, AIM_RANGE, AIM_ANY_OTHER, AIM_ANY})
+
+# the hit it deals, by what cancels it
+HIT_NONE = 0
+HIT_MISSED = 1  # a BANG! effect: a Barrel's draw!, then Missed! cards cancel it [C-17]
+HIT_BANG = 2  # answered by discarding a BANG! card, else 1 life lost (Duel, Indians!)
+
+# life lost, by what hurt: State.ev[EV_DMG + DMG_*] (an effect's `dmg` trait)
+DMG_BANG = 0  # BANG! cards and other BANG! effects (Springfield, destiny hits)
+DMG_DUEL = 1
+DMG_GATLING = 2
+DMG_INDIANS = 3
+DMG_DYNAMITE = 4
+DMG_OTHER = 5  # anything else (a Missed!'s destiny hitting back)
+
+
+class Traits(NamedTuple):
+    place: int  # PL_*: where the card goes when played
+    aim: int  # AIM_*: whom it aims at (a theme's own effect may change it)
+    hit: int = HIT_NONE  # HIT_*: the hit it deals to whom it aims at
+    bang_card: bool = False  # a BANG! card: bang_limit per turn, answers a Duel or Indians!
+    cancels: bool = False  # cancels a BANG! effect aimed at its player (a Missed! card)
+    attack: bool = False  # hurts whom it aims at: an attack on the public record
+    picks: bool = False  # takes or discards one of the target's cards, from hand or play
+    burden: bool = False  # in play, it hurts the player it is in front of (Jail, Dynamite)
+    check: int = 0  # CHK_* bit of the draw! it makes in play (0: none)
+    tempered: bool = False  # a `tempered` player may repeat it [S-37]: red-bordered ones
+    dmg: int = DMG_OTHER  # DMG_*: the kind of the life it takes
+    draws: int = 0  # cards its player draws after using it (a theme's own effect may set it)
+
+
+_BROWN_HIT = dict(attack=True, tempered=True, dmg=DMG_BANG)
+EFFECT_TRAITS = {
+    E_NONE: Traits(PL_DISCARD, AIM_NONE),
+    E_BANG: Traits(PL_DISCARD, AIM_REACH, HIT_MISSED, bang_card=True, **_BROWN_HIT),
+    E_MISSED: Traits(PL_DISCARD, AIM_NONE, cancels=True),
+    E_HEAL: Traits(PL_DISCARD, AIM_SELF, tempered=True),
+    E_HEAL_ALL: Traits(PL_DISCARD, AIM_SELF, tempered=True),
+    E_DRAW: Traits(PL_DISCARD, AIM_SELF, tempered=True),
+    E_STEAL: Traits(PL_DISCARD, AIM_RANGE, attack=True, picks=True, tempered=True),
+    E_DISCARD_ANY: Traits(PL_DISCARD, AIM_ANY_OTHER, attack=True, picks=True, tempered=True),
+    E_GENERAL_STORE: Traits(PL_DISCARD, AIM_SELF, tempered=True),
+    E_DUEL: Traits(PL_DISCARD, AIM_ANY_OTHER, HIT_BANG, attack=True, tempered=True, dmg=DMG_DUEL),
+    E_GATLING: Traits(
+        PL_DISCARD, AIM_EVERY_OTHER, HIT_MISSED, attack=True, tempered=True, dmg=DMG_GATLING
+    ),
+    E_INDIANS: Traits(
+        PL_DISCARD, AIM_EVERY_OTHER, HIT_BANG, attack=True, tempered=True, dmg=DMG_INDIANS
+    ),
+    E_BARREL: Traits(PL_IN_PLAY, AIM_SELF, check=CHK_BARREL),
+    E_SCOPE: Traits(PL_IN_PLAY, AIM_SELF),
+    E_MUSTANG: Traits(PL_IN_PLAY, AIM_SELF),
+    E_JAIL: Traits(PL_IN_FRONT, AIM_ANY_OTHER, attack=True, burden=True, check=CHK_JAIL),
+    E_DYNAMITE: Traits(PL_PASSING, AIM_SELF, burden=True, check=CHK_DYNAMITE, dmg=DMG_DYNAMITE),
+    E_WEAPON: Traits(PL_WEAPON, AIM_SELF),
+    E_VOLCANIC: Traits(PL_WEAPON, AIM_SELF),
+    E_BANG_ANY: Traits(PL_DISCARD, AIM_ANY_OTHER, HIT_MISSED, **_BROWN_HIT),
+    E_HEAL_ANY: Traits(PL_DISCARD, AIM_ANY, tempered=True),
+    E_NEW_HOPE: Traits(PL_PASSING, AIM_SELF, check=CHK_NEW_HOPE),
+}
+assert sorted(EFFECT_TRAITS) == list(range(N_EFFECTS))
+
 # blue-bordered effects: they stay in play
-BLUE_EFFECTS = frozenset(
-    {E_BARREL, E_SCOPE, E_MUSTANG, E_JAIL, E_DYNAMITE, E_WEAPON, E_VOLCANIC, E_NEW_HOPE}
-)
+BLUE_EFFECTS = frozenset(e for e, t in EFFECT_TRAITS.items() if t.place != PL_DISCARD)
 # effects aimed at a chosen player that `rules.self_target_effects` may let a player aim at
 # himself: taking or discarding one of his own cards
-SELF_TARGETABLE = frozenset({E_STEAL, E_DISCARD_ANY})
+SELF_TARGETABLE = frozenset(e for e, t in EFFECT_TRAITS.items() if t.picks)
 # effects that deal a hit a Missed! cancels: `rules.double_missed_effects` picks among them
-HIT_EFFECTS = frozenset({E_BANG, E_BANG_ANY, E_GATLING})
+HIT_EFFECTS = frozenset(e for e, t in EFFECT_TRAITS.items() if t.hit == HIT_MISSED)
 # effects whose `value` is meaningful, with its default
 EFFECT_DEFAULT_VALUE = {
     E_HEAL: 1,
@@ -153,20 +266,6 @@ ABILITIES = {
     "tempered": A_TEMPERED,
 }
 
-# --- "draw!" checks: one bit per predicate in each card's check mask ------------------
-CHK_BARREL = 1  # the Barrel (and Jourdonnais) cancels a BANG! effect
-CHK_JAIL = 2  # the jailed player escapes
-CHK_DYNAMITE = 4  # the Dynamite explodes
-CHK_DRAW_EXTRA = 8  # Black Jack draws one more card
-CHK_NEW_HOPE = 16  # A New Hope comes to your aid
-CHECKS = {
-    "barrel": CHK_BARREL,
-    "jail": CHK_JAIL,
-    "dynamite": CHK_DYNAMITE,
-    "draw_extra": CHK_DRAW_EXTRA,
-    "new_hope": CHK_NEW_HOPE,
-}
-
 # --- canonical roles and winning factions ---------------------------------------------
 R_LEADER = 0
 R_DEPUTY = 1
@@ -179,6 +278,9 @@ W_LEADER = 0
 W_OUTLAW = 1
 W_RENEGADE = 2
 WINNERS = ("leader", "outlaw", "renegade")
+# the side each role wins with: SIDE_OF[r] is role r's W_* (a deputy wins with the leader)
+SIDE_OF = (W_LEADER, W_LEADER, W_OUTLAW, W_RENEGADE)
+SIDE_OF_ROLE = {role: WINNERS[SIDE_OF[r]] for r, role in enumerate(ROLES)}  # by name
 
 # --- rule flags: the index of each rule in the compiled `rules` vector ----------------
 RU_LEADER_EXTRA_LIFE = 0  # the leader's bonus life

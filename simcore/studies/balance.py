@@ -27,7 +27,7 @@ import tomli_w
 
 from simcore.engine.request import check_strategy, games_versions
 from simcore.engine.theme import CONFIGS_DIR, Theme, read_toml, shipped_names, shipped_or_path
-from simcore.engine.vocab import ROLES, WINNERS
+from simcore.engine.vocab import ROLES, SIDE_OF_ROLE, WINNERS
 from simcore.errors import UserError
 from simcore.runs.experiment import (
     EXTRA_COPIES,
@@ -51,7 +51,6 @@ from strategies.presets import Strategy, resolve_strategy
 SECTIONS = ("balance", "search", "targets", "knobs")
 BALANCE_KEYS = ("title", "description", "themes", "players", "strategy", "seed")
 CHARACTERS = "characters"  # targets.characters.within: the band of every character's effect
-SIDE_OF_ROLE = {"leader": "leader", "deputy": "leader", "outlaw": "outlaw", "renegade": "renegade"}
 SUM_TOLERANCE = 0.005  # side targets of a table that name every side must sum to 1 within this
 BALANCE_DIR = CONFIGS_DIR / "balance"  # configs/balance/, package data if installed
 _RANGE = re.compile(r"\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*")

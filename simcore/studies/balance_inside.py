@@ -38,9 +38,10 @@ from typing import Any
 import numpy as np
 
 from simcore.engine.theme import load_theme
+from simcore.engine.vocab import SIDE_OF_ROLE
 from simcore.runs.atomic import write_atomic
 from simcore.runs.backend import Backend
-from simcore.studies.balance import SIDE_OF_ROLE, Config, Problem, theme_toml
+from simcore.studies.balance import Config, Problem, theme_toml
 from simcore.studies.balance_retune import (
     RETUNE_BUDGET,
     RETUNED,

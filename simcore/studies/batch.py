@@ -25,11 +25,10 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from simcore.engine.theme import Theme
-from simcore.engine.vocab import R_DEPUTY, R_LEADER, R_OUTLAW, R_RENEGADE, ROLES, WINNERS
+from simcore.engine.vocab import ROLES, SIDE_OF, WINNERS
 from simcore.runs.backend import Backend, LocalBackend
 from strategies.presets import Strategy
 
-SIDE_OF = {R_LEADER: 0, R_DEPUTY: 0, R_OUTLAW: 1, R_RENEGADE: 2}  # vocab.W_* a role wins with
 MapFn = Callable[[Callable[[Any], Any], Iterable[Any]], Iterable[Any]]  # map() or Backend.map
 
 
