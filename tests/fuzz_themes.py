@@ -3,8 +3,9 @@ files, and random ways to play them.
 
 `theme_dicts()` builds a theme as the dict a theme TOML file parses to (docs/themes.md):
 random role tables, rule flags with random valid values, characters with random lives and
-abilities, and a deck of random copies of cards from the whole effect vocabulary (values,
-costs, Beer flags, Encounter with Destiny lists), with rank+suit faces, symbol faces or
+abilities, the theme's own effects (`[[effects]]`: like a built-in one, aimed otherwise,
+followed by draws), and a deck of random copies of cards from the whole effect vocabulary
+and those (values, costs, Beer flags, Encounter with Destiny lists), with rank+suit faces, symbol faces or
 both, and a random "draw!" predicate for every check the deck or the characters need. The
 deck is as small as the rules allow (simcore.engine.theme.min_deck_size: the largest starting
 hands and the leader's first draw, at every player count), a little larger, or any size up
@@ -30,6 +31,7 @@ from hypothesis import strategies as st
 
 from simcore.engine import limits, vocab
 from simcore.engine.theme import (
+    OWN_AIMS,
     RANKS,
     SUITS,
     THEMES_DIR,
@@ -37,6 +39,7 @@ from simcore.engine.theme import (
     Theme,
     min_deck_size,
     shipped_themes,
+    takes_value,
 )
 from strategies.presets import load_presets
 
@@ -56,6 +59,7 @@ VALUED_EFFECTS = frozenset(n for n, c in vocab.EFFECTS.items() if c in vocab.EFF
 BLUE_EFFECTS = frozenset(n for n, c in vocab.EFFECTS.items() if c in vocab.BLUE_EFFECTS)
 WEAPON_EFFECTS = frozenset({"weapon", "volcanic"})
 HIT_EFFECTS = sorted(n for n, c in vocab.EFFECTS.items() if c in vocab.HIT_EFFECTS)
+AIMED_ONE = (vocab.AIM_REACH, vocab.AIM_RANGE, vocab.AIM_ANY_OTHER)  # those `aim` may change
 # destiny names allowed on each effect name ("" and "none": no extra effect)
 DESTINY_ON: dict[str, list[str]] = {
     e: [d for d, code in vocab.DESTINIES.items() if code and c in vocab.DESTINY_EFFECTS[code]]
@@ -70,7 +74,8 @@ CLASSIC_ROLE_TABLE = {
     6: ["leader", "renegade", "outlaw", "outlaw", "outlaw", "deputy"],
     7: ["leader", "renegade", "outlaw", "outlaw", "outlaw", "deputy", "deputy"],
 }
-# which checks a theme must define, as in simcore.engine.theme.CHECK_NEEDED_BY (by name)
+# which checks a theme must define: the effects whose `check` trait (vocab.EFFECT_TRAITS) and
+# the abilities (simcore.engine.theme.ABILITY_CHECKS) that make that draw!, by name
 CHECK_NEEDED = {
     "barrel": ({"barrel"}, {"builtin_barrel"}),
     "jail": ({"jail"}, set()),
@@ -98,11 +103,16 @@ def min_deck(theme: dict[str, Any]) -> int:
     )
 
 
-def table_bound(cards: list[dict[str, Any]]) -> int:
+def builtin(theme: dict[str, Any], effect: str) -> str:
+    """The built-in effect a card's `effect` is: itself, or the one a theme's own is like."""
+    return next((e["like"] for e in theme.get("effects", []) if e["name"] == effect), effect)
+
+
+def table_bound(theme: dict[str, Any]) -> int:
     """Most cards one player can have in play: one per blue card name, one weapon."""
-    blue = {c["name"] for c in cards if c["effect"] in BLUE_EFFECTS - WEAPON_EFFECTS}
-    weapons = any(c["effect"] in WEAPON_EFFECTS for c in cards)
-    return len(blue) + int(weapons)
+    effects = {c["name"]: builtin(theme, c["effect"]) for c in theme["cards"]}
+    blue = {n for n, e in effects.items() if e in BLUE_EFFECTS - WEAPON_EFFECTS}
+    return len(blue) + int(any(e in WEAPON_EFFECTS for e in effects.values()))
 
 
 def deck_too_small(message: str) -> bool:
@@ -192,8 +202,37 @@ def split(draw, total: int, parts: int) -> list[int]:
 
 
 @st.composite
-def card_tables(draw, total: int, faces: list[str], effects: st.SearchStrategy[str]):
-    """[[cards]] tables with `total` physical cards in all."""
+def own_effects(draw) -> list[dict[str, Any]]:
+    """[[effects]] tables: a theme's own effects, each like a built-in one, maybe aimed
+    otherwise (when that one aims at one other player) and followed by draws."""
+    out = []
+    for i in range(draw(st.integers(0, 3))):
+        like = draw(st.sampled_from(EFFECT_NAMES))
+        entry: dict[str, Any] = {"name": f"own {i}|{draw(TEXT)}", "like": like}
+        if vocab.EFFECT_TRAITS[vocab.EFFECTS[like]].aim in AIMED_ONE and draw(st.booleans()):
+            entry["aim"] = draw(st.sampled_from(OWN_AIMS))
+        if draw(st.booleans()):
+            entry["draws"] = draw(small_or_any(0, 2, 127))
+        if draw(st.integers(0, 3)) == 0:
+            entry["text"] = "e" + draw(TEXT)
+        out.append(entry)
+    return out
+
+
+def valued(theme: dict[str, Any], effect: str) -> bool:
+    """Does a card of `effect` (built-in or the theme's own) carry a value?"""
+    own = next((e for e in theme.get("effects", []) if e["name"] == effect), None)
+    if own is None:
+        return effect in VALUED_EFFECTS
+    code = vocab.EFFECTS[own["like"]]
+    aim = vocab.AIMS[own["aim"]] if "aim" in own else vocab.EFFECT_TRAITS[code].aim
+    return takes_value(code, aim)
+
+
+@st.composite
+def card_tables(draw, theme: dict[str, Any], total: int, faces: list[str], effects):
+    """[[cards]] tables with `total` physical cards in all, of `effects` (built-in or the
+    theme's own)."""
     most = min(total, limits.MAX_CARD_NAMES)
     n_names = draw(st.one_of(st.integers(1, min(most, 12)), st.integers(1, most)))
     counts = split(draw, total, n_names)
@@ -201,17 +240,18 @@ def card_tables(draw, total: int, faces: list[str], effects: st.SearchStrategy[s
     for i, n in enumerate(counts):
         effect = draw(effects)
         card: dict[str, Any] = {"name": f"Card {i}|{draw(TEXT)}", "effect": effect}
-        if effect in VALUED_EFFECTS and draw(st.booleans()):
+        if valued(theme, effect) and draw(st.booleans()):
             card["value"] = draw(small_or_any(1, 3, 127))
         if draw(st.integers(0, 4)) == 0:
             card["cost"] = draw(small_or_any(0, 2, 127))
-        if effect == "heal" and draw(st.booleans()):
+        base = builtin(theme, effect)
+        if base == "heal" and draw(st.booleans()):
             card["beer"] = draw(st.booleans())
         if draw(st.integers(0, 3)) == 0:
             card["text"] = "t" + draw(TEXT)
         card["copies"] = draw(st.lists(st.sampled_from(faces), min_size=n, max_size=n))
-        if DESTINY_ON[effect] and draw(st.booleans()):
-            names = st.sampled_from(["", "none", *DESTINY_ON[effect]])
+        if DESTINY_ON[base] and draw(st.booleans()):
+            names = st.sampled_from(["", "none", *DESTINY_ON[base]])
             card["destiny"] = draw(st.lists(names, min_size=n, max_size=n))
         cards.append(card)
     return cards
@@ -243,7 +283,7 @@ def check_tables(draw, theme: dict[str, Any]) -> dict[str, Any]:
     faces = [f for c in theme["cards"] for f in c["copies"]]
     symbols = sorted({f for f in faces if f in SYMBOLS})
     suited = any(f not in SYMBOLS for f in faces)
-    effects = {c["effect"] for c in theme["cards"]}
+    effects = {builtin(theme, c["effect"]) for c in theme["cards"]}
     abilities = {c["ability"] for c in theme["characters"]}
     checks = {}
     for name, (effs, abls) in CHECK_NEEDED.items():
@@ -289,17 +329,18 @@ def theme_dicts(draw, effects: st.SearchStrategy[str] | None = None) -> dict[str
     style = draw(st.sampled_from(["suited", "symbol", "mixed"]))
     symbols = draw(st.lists(st.sampled_from(SYMBOLS), min_size=1, max_size=4, unique=True))
     faces = {"suited": list(SUITED_FACES), "symbol": symbols, "mixed": [*SUITED_FACES, *symbols]}
-    theme["cards"] = draw(
-        card_tables(
-            total, faces[style], effects if effects is not None else st.sampled_from(EFFECT_NAMES)
-        )
-    )
+    if effects is None:
+        own = draw(own_effects())
+        if own:
+            theme["effects"] = own
+        effects = st.sampled_from([*EFFECT_NAMES, *(e["name"] for e in own)])
+    theme["cards"] = draw(card_tables(theme, total, faces[style], effects))
     checks = check_tables(draw, theme)
     if checks:
         theme["checks"] = checks
     # a theme some player could not lay out in front of him would overflow the kernel's table
     # (simcore.engine.theme rejects it); keep the strategies' themes valid
-    assume(table_bound(theme["cards"]) <= limits.MAX_TABLE)
+    assume(table_bound(theme) <= limits.MAX_TABLE)
     return theme
 
 
@@ -344,7 +385,7 @@ def shipped_variants(draw) -> dict[str, Any]:
                 pred["symbols"] = left
             else:
                 del theme["checks"][name]
-    effects = {c["effect"] for c in cards}
+    effects = {builtin(theme, c["effect"]) for c in cards}
     abilities = {c["ability"] for c in theme["characters"]}
     for name, (effs, abls) in CHECK_NEEDED.items():
         assume(name in theme.get("checks", {}) or not (effs & effects or abls & abilities))
@@ -407,7 +448,7 @@ def to_toml(theme: dict[str, Any]) -> str:
             lines.append(f"[{section}]")
             lines += [f"{_key(k)} = {_value(v)}" for k, v in theme[section].items()]
             lines.append("")
-    for section in ("cards", "characters"):
+    for section in ("effects", "cards", "characters"):
         for table in theme.get(section, []):
             lines.append(f"[[{section}]]")
             lines += [f"{_key(k)} = {_value(v)}" for k, v in table.items()]

@@ -36,6 +36,7 @@ from typing import Any
 
 from simcore.engine.theme import Theme, load_theme
 from simcore.engine.tracespec import TraceSpec
+from simcore.engine.vocab import AIM_EVERY_OTHER, EFFECT_TRAITS, EFFECTS
 from simcore.errors import UserError
 
 ENV_SWITCH = "NUMBA_DISABLE_JIT"
@@ -341,7 +342,8 @@ def main() -> None:
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RANKS = {"2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"}
-AREA_EFFECTS = ("gatling", "indians")  # plays whose worth the bot judged from its beliefs
+# plays at every other player, whose worth the bot judged from its beliefs (by trait)
+AREA_EFFECTS = frozenset(n for n, e in EFFECTS.items() if EFFECT_TRAITS[e].aim == AIM_EVERY_OTHER)
 CHECK_WORDS = {  # kind -> (success, failure)
     "barrel": ("the shot is cancelled", "no luck"),
     "jail": ("escapes", "stays in"),
