@@ -2,10 +2,15 @@
 a state takes, the kernel functions the tracer observes by name, and the side each role
 wins with, defined once."""
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
-from simcore.engine import kernel, play, search, tracer, vocab
+from simcore.engine import play, search, vocab
 from simcore.engine.state import (
     COPIED_WORDS,
     SCRATCH,
@@ -48,19 +53,37 @@ def test_a_field_after_the_scratch_or_a_moved_scratch_is_refused():
         copied_words(moved)
 
 
-def test_the_tracer_observes_kernel_functions_that_exist(monkeypatch):
-    """The tracer wraps kernel functions by name: a renamed or removed one is named, and a
-    trace refuses to run, instead of silently recording less."""
-    assert tracer.unhooked() == []
-    monkeypatch.delattr(kernel, "discard")
-    assert tracer.unhooked() == ["discard"]
-    with pytest.raises(RuntimeError, match="lacks: discard"), tracer.observing(None):
+# run in a process of its own: this one never imports the observers (test_trace checks that)
+TRACER_CONTRACT = """
+from simcore.engine import kernel, tracer
+assert tracer.unhooked() == [], tracer.unhooked()
+discard = kernel.discard
+del kernel.discard
+assert tracer.unhooked() == ["discard"], tracer.unhooked()
+try:
+    with tracer.observing(None):
         pass
+except RuntimeError as e:
+    assert "lacks: discard" in str(e), e
+else:
+    raise AssertionError("a trace ran with a hooked function missing")
+kernel.discard = discard
+tracer.Recorder.pre_resolve_all = lambda *a: None
+assert tracer.unhooked() == ["Recorder hook for resolve_all"], tracer.unhooked()
+"""
 
 
-def test_a_recorder_hook_names_an_observed_function(monkeypatch):
-    monkeypatch.setattr(tracer.Recorder, "pre_resolve_all", lambda *a: None, raising=False)
-    assert tracer.unhooked() == ["Recorder hook for resolve_all"]
+def test_the_tracer_observes_kernel_functions_that_exist():
+    """The tracer wraps kernel functions by name: a renamed or removed one is named, and a
+    trace refuses to run, instead of silently recording less; so is a Recorder hook that
+    names no observed function."""
+    root = str(Path(__file__).parent.parent)  # the tree under test
+    path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=path)
+    proc = subprocess.run(
+        [sys.executable, "-c", TRACER_CONTRACT], capture_output=True, text=True, env=env
+    )
+    assert proc.returncode == 0, proc.stderr
 
 
 def test_role_to_side_is_defined_once():

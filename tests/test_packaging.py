@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 THEMES = sorted(p.stem for p in (ROOT / "configs" / "themes").glob("*.toml"))
 EXPERIMENTS = sorted(p.stem for p in (ROOT / "configs" / "experiments").glob("*.toml"))
 BALANCE = sorted(p.stem for p in (ROOT / "configs" / "balance").glob("*.toml"))
+EXAMPLES = sorted(p.stem for p in (ROOT / "configs" / "examples").glob("*.toml"))
 PRESETS = sorted(
     k for k in tomllib.loads((ROOT / "strategies/presets.toml").read_text()) if k != "defaults"
 )
@@ -124,6 +125,7 @@ def test_wheel_holds_every_shipped_file_verbatim(wheel):
             for e in EXPERIMENTS
         },
         **{f"simcore/configs/balance/{b}.toml": f"configs/balance/{b}.toml" for b in BALANCE},
+        **{f"simcore/configs/examples/{x}.toml": f"configs/examples/{x}.toml" for x in EXAMPLES},
         "strategies/presets.toml": "strategies/presets.toml",
         **{f"strategies/tuned/{t}.toml": f"strategies/tuned/{t}.toml" for t in TUNED},
         **{f"strategies/bands/{b}": f"strategies/bands/{b}" for b in BANDS},
