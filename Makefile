@@ -39,7 +39,7 @@ fuzz: setup
 TUNE_OUT ?= runs/tune
 TUNE_FROM_CLASSIC := classic_dodge_city star_wars walking_dead
 # at most so many rounds: a count that converges sooner stops there (classic from smart settles
-# in round 3 or 4; the other themes from classic's values in 1 to 4, but Dodge City at 6
+# after 3 or 4 rounds; the other themes from classic's values in 1 to 4, but Dodge City at 6
 # players, whose Sheriff and Renegade answer each other for 5 rounds, in 8); a
 # round that settles is confirmed by a second search per role with its own seed (--searches
 # 2: one search's gain is a lower bound; docs/tuning.md, "--searches K")
