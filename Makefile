@@ -32,17 +32,17 @@ fuzz: setup
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -q tests/test_fuzz.py --hypothesis-show-statistics
 
 # every shipped tuned file (strategies/tuned/THEME.toml), regenerated the way its header
-# records (docs/strategies.md, "make tune"): classic from smart, every other theme re-tuned
+# records (docs/tuning.md, "make tune"): classic from smart, every other theme re-tuned
 # from classic's values. Resumable: rerun it (or one tune-THEME) and each search resumes
 # from its state under TUNE_OUT. Run it without -j: the other themes start from the
 # classic file that tune-classic writes.
 TUNE_OUT ?= runs/tune
 TUNE_FROM_CLASSIC := classic_dodge_city star_wars walking_dead
-# at most so many rounds: a count that converges sooner stops there (classic from smart settled
-# in round 3 or 4, stop 39; the other themes from classic's values in 1 to 4, but Dodge
-# City at 6 players, whose Sheriff and Renegade answer each other for 5 rounds, in 8, stop 41); a
+# at most so many rounds: a count that converges sooner stops there (classic from smart settles
+# after 3 or 4 rounds; the other themes from classic's values in 1 to 4, but Dodge City at 6
+# players, whose Sheriff and Renegade answer each other for 5 rounds, in 8); a
 # round that settles is confirmed by a second search per role with its own seed (--searches
-# 2: one search's gain is a lower bound; docs/strategies.md, "--searches K")
+# 2: one search's gain is a lower bound; docs/tuning.md, "--searches K")
 CLASSIC_TUNE := --players 4-7 --seed 1 --rounds 8 --threshold 1.0 --searches 2
 THEME_RETUNE := --players 4-7 --seed 2 --rounds 10 --threshold 1.0 --searches 2
 

@@ -772,12 +772,12 @@ def tuned_fallbacks(report: RunReport) -> list[str]:
                 f"{title} ({theme}) has no tuned values of its own: its tuned seats played "
                 + (f"{source}'s (strategies/tuned/{source}.toml), tuned for that game, so its "
                    "verdicts under tuned are approximate" if source else "the defaults")
-                + (f" ({copied})" if copied else "") + "; see docs/strategies.md."
+                + (f" ({copied})" if copied else "") + "; see docs/tuning.md."
             )  # fmt: skip
         elif copied:
             lines.append(
                 f"{title} ({theme}): {copied}, so its verdicts under tuned at that count are "
-                "approximate; see docs/strategies.md."
+                "approximate; see docs/tuning.md."
             )
     return lines
 

@@ -1,4 +1,4 @@
-"""Belief rules of the `smart` bot, each a scripted scenario (issue 4), and the information
+"""Belief rules of the `smart` bot, each a scripted scenario, and the information
 rule: a bot's decision never changes when something it cannot see is permuted."""
 
 import numpy as np
@@ -187,7 +187,7 @@ SMART_TURNING = """personal = { leader = 1, deputy = 0, outlaw = 1, renegade = 1
 enemy_min = 0.75
 renegade_turn_alive = 4
 """
-# smart with every parameter of issue 11 item 6 away from its default (which plays as before)
+# smart with every strong-play key away from its default (each default plays as `smart` does)
 KNOBS = f"""[knobs]
 {SMART_TURNING}renegade_turn_outlaws = 1
 value_spare = 1.5
@@ -195,7 +195,7 @@ keep_bangs = 1
 volcanic_bangs = 1
 renegade_lean = -1.5
 """
-# smart with every key of issue 20 (misplays experts saw) away from its default
+# smart with every misplay key (misplays experts saw) away from its default
 GROWN = f"""[grown]
 {SMART_TURNING}guard_leader = 3
 aoe_spare_leader = 2

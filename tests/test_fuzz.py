@@ -1,4 +1,4 @@
-"""Fuzzing the kernel (issue 9, item 3): random valid themes played in checked mode.
+"""Fuzzing the kernel: random valid themes played in checked mode.
 
 Random themes (tests/fuzz_themes.py: random copies of cards from the whole effect
 vocabulary, random faces, characters, abilities, lives, role tables and rule flags, decks

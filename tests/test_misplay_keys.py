@@ -1,5 +1,5 @@
-"""The keys of issue 20 for misplays the experts saw in `tuned` games, each in a hand-built
-state: at the key's default the bot makes the misplay (as before), at another value the
+"""The keys for misplays the experts saw in `tuned` games, each in a hand-built state: at the
+key's default the bot makes the misplay (as the hand-set presets do), at another value the
 expert's move."""
 
 import numpy as np
@@ -26,7 +26,7 @@ from strategies.params import (
     param_index,
 )
 
-MISPLAY_KEYS = (  # every key of issue 20, each default 0
+MISPLAY_KEYS = (  # every misplay key, each default 0
     "guard_leader",
     "aoe_spare_leader",
     "take_value",

@@ -1,5 +1,6 @@
-"""The decision parameters of issue 11 item 6, each in a scripted scenario: at its default a
-bot decides as before, at another value it decides otherwise."""
+"""The strong-play keys (renegade_turn_outlaws, renegade_lean, value_spare, keep_bangs,
+volcanic_bangs), each in a scripted scenario: at its default a bot decides as the hand-set
+presets do, at another value it decides otherwise."""
 
 import pytest
 from scenario import FIVE, Table
@@ -33,7 +34,7 @@ def smart_table(chars=CHARS[:5]) -> Table:
         ("value_spare", 0),
         ("keep_bangs", 0),
         ("volcanic_bangs", 2),
-        *((key, 0) for key in MISPLAY_KEYS),  # issue 20: tests/test_misplay_keys.py
+        *((key, 0) for key in MISPLAY_KEYS),  # the misplay keys: tests/test_misplay_keys.py
     ],
 )
 def test_defaults_are_the_old_behaviour(key, value):

@@ -99,7 +99,7 @@ def test_deterministic_whatever_the_threads(precise, tmp_path):
     assert read_manifest(again)["precision"] == manifest["precision"]
 
 
-@pytest.mark.parametrize("crash_at", [3, 4])  # the first chunk of round 1, its second
+@pytest.mark.parametrize("crash_at", [3, 4])  # the first round's first chunk, its second
 def test_resume_after_interruption_stops_at_the_same_place(
     precise, tmp_path, monkeypatch, crash_at
 ):

@@ -243,7 +243,7 @@ def test_walking_dead_is_not_classic_renamed():
     """Whether walking_dead needs tuned values of its own: under the same seed and the same
     (classic's) tuned values it deals the same roles but plays other games than classic
     (its characters are listed in another order, and its Grenade damage is caused by no
-    one), so it does (strategies/tuned/walking_dead.toml, docs/strategies.md)."""
+    one), so it does (strategies/tuned/walking_dead.toml, docs/tuning.md)."""
     spec = f"{ROOT / 'strategies/tuned/classic.toml'}:tuned"
     a = play_games("classic", 5, 200, seed=12, strategy=spec)
     b = play_games("walking_dead", 5, 200, seed=12, strategy=spec)

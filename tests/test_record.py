@@ -1,6 +1,6 @@
 """The bots' reading of the table, tested directly: `kernel.record`, the public record
 (State.karma, > 0 acted for the leader, < 0 against him) and each player's private beliefs
-(State.belief[i, j]: what i alone saw j do to i), and the plays that call it (issue 18).
+(State.belief[i, j]: what i alone saw j do to i), and the plays that call it.
 
 The exact change for each kind of act: an attack or help, on the leader, on a player whose
 record is positive, negative or zero, seen by an Outlaw, a Deputy or the Renegade; both kept
@@ -106,8 +106,8 @@ def test_a_bang_on_the_leader_and_on_his_attacker():
 @pytest.mark.parametrize("freed", ["Dynamite", "Jail"])
 def test_freeing_a_player_from_jail_or_dynamite_is_help(card, freed):
     """Freeing a player from his Jail or Dynamite with Panic! or Cat Balou counts as help,
-    not as an attack (issue 18: "the leader reads a Deputy who removed his Dynamite as an
-    enemy"); taking any other card of his is an attack."""
+    not as an attack (else the leader reads a Deputy who removed his Dynamite as an enemy);
+    taking any other card of his is an attack."""
     t = fresh()
     holder = LEADER if freed == "Dynamite" else DEPUTY  # the leader cannot be jailed
     t.equip(holder, "Barrel", freed)

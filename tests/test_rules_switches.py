@@ -1,4 +1,4 @@
-"""Every rule switch of a theme's [rules] at a value other than its default (issue 18).
+"""Every rule switch of a theme's [rules] at a value other than its default.
 
 Every shipped theme uses the default of most switches, so the scenarios of the other rules
 files never set them: a bug that ignores a switch (bang_limit read as 1 whatever the file

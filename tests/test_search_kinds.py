@@ -50,7 +50,7 @@ def test_kinds_parse_and_bad_names_are_one_line_errors():
 
 
 def spec_alternative(G, T, p: int, code: int, base: int, kind: str) -> bool:
-    """docs/strategies.md's definition of a kind's alternatives to BASE's play, written
+    """docs/bands.md's definition of a kind's alternatives to BASE's play, written
     from the legal list (G.act_*) again."""
 
     def play(c):

@@ -212,7 +212,7 @@ def tune(
     A best response is CMA-ES (with margin, for integer and on/off parameters) over every key
     of strategies/params.py; each generation's candidates play the same deals; the answer is
     re-measured against the field's own parameters on fresh deals with a paired 95%
-    interval. See docs/strategies.md.
+    interval. See docs/tuning.md.
 
     Examples:
 
@@ -433,7 +433,7 @@ def exploit(
     a paired 95% interval; near 0 everywhere: no role can do much better against this field.
 
     --by-kind (with --method search): the disagreement table, per role a row per kind of
-    decision the seat searches alone (docs/strategies.md), on the same deals.
+    decision the seat searches alone (docs/bands.md), on the same deals.
 
     Example: bangsim exploit --strategy tuned --method search --role outlaw --format json
     """
@@ -650,7 +650,7 @@ def band(
             help="Deals per role on which one seat of each role searches by rollouts "
             "(search:BASE over the profile's own preset) against the start and each end "
             "within epsilon, beyond the family; 0: none. Costs about 0.1-0.2 s of a "
-            "2-core machine per deal and role at 5 players (docs/strategies.md).",
+            "2-core machine per deal and role at 5 players (docs/bands.md).",
         ),
     ] = 0,
     check_seeds: Annotated[

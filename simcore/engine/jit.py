@@ -13,7 +13,7 @@ While it compiles, a call's return-value and exception slots are zeroed at the c
 numba zeroes every slot in the function's entry block too, and LLVM keeps those stores (the
 slots' addresses go to the callee), so `legal_actions` stored 54 zeros each time it was
 entered, whichever calls it then made. The same games, 4-7% more per CPU-second
-(docs/speed.md, "fifth round").
+(docs/notes/2026-12-05-kernel-speed.md, "the fifth change").
 
 While it compiles, an array index is taken as it is: numba wraps a negative integer index
 round to the end (a[-1] is the last item), a compare and a select on every index the kernel
@@ -21,7 +21,8 @@ reads or writes, on the path of every load's address. The kernel never indexes w
 negative number (its piles' "none" is -1 as a *value*, never read through), so it is dropped.
 `NUMBA_BOUNDSCHECK=1` (with its own NUMBA_CACHE_DIR) compiles every index checked against
 0 <= index < size instead, a negative one raising IndexError: how that was verified, and how
-to verify it again after a change (docs/speed.md, "seventh round").
+to verify it again after a change (`make check-index`; docs/notes/2026-12-05-kernel-speed.md,
+"the seventh change").
 """
 
 from contextlib import contextmanager

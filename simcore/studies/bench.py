@@ -53,7 +53,7 @@ GIB = 2**30
 OTHER_ROLES = ("leader", "deputy", "renegade")  # the search bench's tuned seats
 CEILING_GAMES_PER_S = 85_000  # the stripped kernel's games/s per core (DESIGN.md "Speed")
 
-# issue 12's targets on a 2-core machine, warm cache, classic 5 players smart
+# the speed targets (docs/speed.md) on a 2-core machine, warm cache, classic 5 players smart
 TARGETS = {
     "games_per_s_per_core": (">=", 25_000),
     "efficiency": (">=", 0.90),
