@@ -4,7 +4,7 @@ Each function takes the game state G (seat p's parameter vector is G.w[p], its p
 of the strategy matrix), the theme tables T and the deciding seat p. They read what p can
 see, through simcore.engine.view: p's own hand, cards in play, life, seats, the leader's
 role, revealed roles of the eliminated and the public record of who attacked whom
-(G.karma). Cards are judged by their effects' traits (Tables.fx_*). The kernel asks them
+(G.karma). Cards are judged by their effects' traits (simcore.engine.tables.FX_*). The kernel asks them
 through strategies.decide, which hands a `random` seat's choices to strategies.uniform.
 """
 
@@ -20,6 +20,7 @@ from simcore.engine.state import (
     S_N,
     S_RECORD,
 )
+from simcore.engine.tables import FX_ATTACK, FX_BURDEN, FX_PICKS, FX_PLACE
 from simcore.engine.view import (
     count_in_hand,
     count_playable_as,
@@ -194,7 +195,7 @@ def card_value(G, T, w, p, c, own):
     p's hand cards (a discard), 0 when not (a pick)."""
     e = T.card_effect[c]
     v = w[P_VALUE + e]
-    place = T.fx_place[e]
+    place = FX_PLACE[e]
     if place == PL_IN_PLAY or place == PL_WEAPON:  # equipment: one copy in play [C-10]
         if in_play_named(G, p, T.card_name[c]):
             return 0.5
@@ -282,7 +283,7 @@ def destiny_discard_pick(G, T, p, q):
     stuck = -1  # a burden in front of q (a Jail or Dynamite)
     other = -1
     for s in range(m):
-        if T.fx_burden[T.card_effect[G.table[q, s]]]:
+        if FX_BURDEN[T.card_effect[G.table[q, s]]]:
             stuck = s
         elif other < 0:
             other = s
@@ -399,7 +400,7 @@ def base_score(G, T, w, p, i, e, tgt, opt, beer_works, my_reach):
     c = G.hand[p, i]
     if e == E_DRAW:
         return 100.0
-    if T.fx_place[e] == PL_IN_PLAY:  # Barrel, Mustang, Scope
+    if FX_PLACE[e] == PL_IN_PLAY:  # Barrel, Mustang, Scope
         return 50.0
     if e == E_WEAPON:
         r = T.card_value[c]
@@ -439,9 +440,9 @@ def base_score(G, T, w, p, i, e, tgt, opt, beer_works, my_reach):
         net = aoe_net(G, w, p)
         return 35.0 + net if net >= w[P_AOE_MIN_NET] else -1.0
     s = G.enemy[tgt]  # yourself too (rules.self_target_effects): -100, so never chosen
-    picks = T.fx_picks[e]
+    picks = FX_PICKS[e]
     if picks and tgt != p and s < 0.0 and opt >= 0:
-        if T.fx_burden[T.card_effect[G.table[tgt, opt]]] and w[P_FREE_FRIEND] > 0:
+        if FX_BURDEN[T.card_effect[G.table[tgt, opt]]] and w[P_FREE_FRIEND] > 0:
             return w[P_FREE_FRIEND]  # free a friend from Jail or Dynamite
     if picks and tgt != p and opt >= 0 and w[P_DYNAMITE_AWAY] > 0:
         if T.card_effect[G.table[tgt, opt]] == E_DYNAMITE and next_alive(G, tgt) == p:
@@ -449,7 +450,7 @@ def base_score(G, T, w, p, i, e, tgt, opt, beer_works, my_reach):
     if s <= w[P_ENEMY_MIN]:
         return -1.0
     low = w[P_FOCUS] / G.life[tgt]
-    if T.fx_place[e] == PL_IN_FRONT:  # Jail
+    if FX_PLACE[e] == PL_IN_FRONT:  # Jail
         if G.life[tgt] <= w[P_JAIL_AFTER_BANG] and count_playable_as(G, T, p, E_BANG) > 0:
             return 20.0 + s  # below a BANG!: a shot that kills him wastes no Jail
         return 42.0 + s
@@ -457,7 +458,7 @@ def base_score(G, T, w, p, i, e, tgt, opt, beer_works, my_reach):
         bonus = 0.0
         if opt >= 0:
             te = T.card_effect[G.table[tgt, opt]]
-            if T.fx_burden[te]:
+            if FX_BURDEN[te]:
                 return -1.0  # leave an enemy's Jail and Dynamite where they are
             bonus = 10.0
             if w[P_TAKE_VALUE] != 0.0:  # the card in play the bot values most, not the oldest
@@ -521,7 +522,7 @@ def tempered_repeats(G, T, p, c, tgt):
         return G.max_life[tgt] > G.life[tgt] and (tgt == p or G.enemy[tgt] < 0.0)
     if e == E_GATLING or e == E_INDIANS:
         return not aoe_spares_leader(G, w, p) and aoe_net(G, w, p) >= w[P_AOE_MIN_NET]
-    if e == E_BANG or e == E_BANG_ANY or T.fx_picks[e]:
+    if e == E_BANG or e == E_BANG_ANY or FX_PICKS[e]:
         return G.enemy[tgt] > w[P_ENEMY_MIN]
     if e == E_DUEL:  # the BANG! discarded is one fewer to answer the Duel with
         return (
@@ -576,7 +577,7 @@ def put_back(G, T, p, cards, n):
     worst_v = 1e18
     for i in range(n):
         v = card_value(G, T, w, p, cards[i], 0)
-        if deny != 0.0 and T.fx_attack[T.card_effect[cards[i]]]:  # what an enemy plays on you
+        if deny != 0.0 and FX_ATTACK[T.card_effect[cards[i]]]:  # what an enemy plays on you
             v += deny
         if v < worst_v:
             worst_v = v

@@ -5,6 +5,7 @@ Shared by the rules kernel and the strategies; nothing here changes the state.
 
 from simcore.engine.jit import njit
 from simcore.engine.state import S_ALIVE_N, S_LAYOUT, S_N
+from simcore.engine.tables import FX_PLACE
 from simcore.engine.vocab import (
     A_BANG_MISSED_SWAP,
     A_BUILTIN_MUSTANG,
@@ -83,7 +84,7 @@ def in_play_has(G, p, effect):
 def find_weapon(G, T, p):
     """Slot of p's weapon in play (an effect placed as one), or -1."""
     for i in range(G.table_n[p]):
-        if T.fx_place[T.card_effect[G.table[p, i]]] == PL_WEAPON:
+        if FX_PLACE[T.card_effect[G.table[p, i]]] == PL_WEAPON:
             return i
     return -1
 

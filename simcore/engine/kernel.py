@@ -88,6 +88,18 @@ from simcore.engine.state import (
     SK_PLAY_KINDS,
     SK_PUTBACK,
 )
+from simcore.engine.tables import (
+    FX_AIM,
+    FX_ATTACK,
+    FX_BANG_CARD,
+    FX_BURDEN,
+    FX_CANCELS,
+    FX_DMG,
+    FX_HIT,
+    FX_PICKS,
+    FX_PLACE,
+    FX_TEMPERED,
+)
 from simcore.engine.vocab import (
     A_BANG_MISSED_SWAP,
     A_BUILTIN_BARREL,
@@ -449,7 +461,7 @@ def takes_as_attack(G, T, q, opt):
     front of him (his Jail or Dynamite): freeing him of it helps him."""
     if opt < 0:
         return True
-    return T.fx_burden[T.card_effect[G.table[q, opt]]] == 0
+    return FX_BURDEN[T.card_effect[G.table[q, opt]]] == 0
 
 
 # --- life and death ---------------------------------------------------------------------
@@ -572,7 +584,7 @@ def damage(G, T, p, amount, killer, source, effect):
     if (T.rules[RU_NO_ONE_EFFECTS] >> effect) & 1:
         killer = -1
         source = -1
-    G.ev[EV_DMG + T.fx_dmg[effect]] += amount
+    G.ev[EV_DMG + FX_DMG[effect]] += amount
     G.life[p] -= amount
     if G.life[p] <= 0:
         save_from_lethal(G, T, p)
@@ -621,7 +633,7 @@ def bang_effect(G, T, att, p, effect):
             m = take_from_hand(G, p, find_playable_as(G, T, p, E_MISSED))
             discard(G, m)
             G.used[p, T.card_name[m]] += 1
-            if T.fx_cancels[T.card_effect[m]]:  # not a BANG! as Missed! [S-07]
+            if FX_CANCELS[T.card_effect[m]]:  # not a BANG! as Missed! [S-07]
                 drawn += T.card_draws[m]
                 if low:
                     if j == 0:
@@ -799,6 +811,18 @@ def distances_and_reach(G, T, p):
     return reach(G, T, p)
 
 
+@njit(cache=True, inline="always")
+def can_aim_at(G, T, p, q, e, aim, far):
+    """May p aim a card of effect e (aimed so, reaching `far`, 0: any distance) at q? Not at
+    the dead; at himself only where the aim or a rule allows it ([S-41] "(you may also
+    choose yourself)")."""
+    if G.alive[q] == 0:
+        return False
+    if q == p:
+        return aim == AIM_ANY or (T.rules[RU_SELF_TARGET_EFFECTS] >> e) & 1 == 1
+    return far == 0 or G.dist[q] <= far
+
+
 @njit(cache=True)
 def legal_actions(G, T, p, choose=False):
     """Fill G.act_* with every legal play of p's turn; returns how many. Copies of one
@@ -834,15 +858,15 @@ def legal_actions(G, T, p, choose=False):
             continue
         aim = T.card_aim[c]
         se = e  # the effect it is played as
-        if T.fx_bang_card[e] or (T.fx_cancels[e] and G.ability[p] == A_BANG_MISSED_SWAP):
+        if FX_BANG_CARD[e] or (FX_CANCELS[e] and G.ability[p] == A_BANG_MISSED_SWAP):
             if G.s[S_BANGS] >= T.rules[RU_BANG_LIMIT] and not unlimited_bangs(G, T, p):
                 continue  # [C-09] one BANG! card per turn
-            if not T.fx_bang_card[e]:  # [A-03] a Missed! card as a BANG!: a BANG!'s aim
+            if not FX_BANG_CARD[e]:  # [A-03] a Missed! card as a BANG!: a BANG!'s aim
                 se = E_BANG
                 aim = AIM_REACH
         if aim == AIM_NONE:
             continue
-        place = T.fx_place[e]
+        place = FX_PLACE[e]
         if aim == AIM_SELF or aim == AIM_EVERY_OTHER:
             if place != PL_DISCARD and in_play_named(G, p, T.card_name[c]):
                 continue  # [C-10] one copy of a card in play
@@ -850,40 +874,43 @@ def legal_actions(G, T, p, choose=False):
                 s = listing_score(G, T, w, p, i, se, p, 0, beer_works, my_reach)
             n, best, best_s = add_action(G, n, i, p, 0, s, best, best_s)
             continue
-        far = 0  # the farthest target: the reach, or the card's range
+        far = 0  # the farthest target: the reach, or the card's range (0: any distance)
         if aim == AIM_REACH or aim == AIM_RANGE:
             if r < 0:
                 r = distances_and_reach(G, T, p)
             far = r if aim == AIM_REACH else T.card_value[c]
-        picks = T.fx_picks[e]
-        for q in range(ns):
-            if G.alive[q] == 0:
-                continue
-            left = G.hand_n[q]
-            if q == p:  # [S-41] "(you may also choose yourself)"
-                if aim != AIM_ANY and (T.rules[RU_SELF_TARGET_EFFECTS] >> e) & 1 == 0:
+        if FX_PICKS[e]:  # one of the target's cards: from hand, or each card in play
+            for q in range(ns):
+                if not can_aim_at(G, T, p, q, e, aim, far):
                     continue
-                left -= 1 + T.card_cost[c]  # the card and its cost leave the hand first
-            elif far > 0 and G.dist[q] > far:
-                continue
-            if place == PL_IN_FRONT:
+                left = G.hand_n[q]
+                if q == p:
+                    left -= 1 + T.card_cost[c]  # the card and its cost leave the hand first
+                if left > 0:
+                    if choose:
+                        s = listing_score(G, T, w, p, i, se, q, -1, beer_works, my_reach)
+                    n, best, best_s = add_action(G, n, i, q, -1, s, best, best_s)
+                for slot in range(G.table_n[q]):
+                    if choose:
+                        s = listing_score(G, T, w, p, i, se, q, slot, beer_works, my_reach)
+                    n, best, best_s = add_action(G, n, i, q, slot, s, best, best_s)
+        elif place == PL_IN_FRONT:  # in front of the target
+            for q in range(ns):
+                if not can_aim_at(G, T, p, q, e, aim, far):
+                    continue
                 if G.role[q] == R_LEADER and T.rules[RU_JAIL_ON_LEADER] == 0:
                     continue  # [K-16] Jail cannot be played on the Sheriff
                 if in_play_named(G, q, T.card_name[c]):
                     continue  # [C-10]
-            if not picks:
                 if choose:
                     s = listing_score(G, T, w, p, i, se, q, 0, beer_works, my_reach)
                 n, best, best_s = add_action(G, n, i, q, 0, s, best, best_s)
-                continue
-            if left > 0:
-                if choose:
-                    s = listing_score(G, T, w, p, i, se, q, -1, beer_works, my_reach)
-                n, best, best_s = add_action(G, n, i, q, -1, s, best, best_s)
-            for slot in range(G.table_n[q]):
-                if choose:
-                    s = listing_score(G, T, w, p, i, se, q, slot, beer_works, my_reach)
-                n, best, best_s = add_action(G, n, i, q, slot, s, best, best_s)
+        else:
+            for q in range(ns):
+                if can_aim_at(G, T, p, q, e, aim, far):
+                    if choose:
+                        s = listing_score(G, T, w, p, i, se, q, 0, beer_works, my_reach)
+                    n, best, best_s = add_action(G, n, i, q, 0, s, best, best_s)
     if G.ability[p] == A_DISCARD_TWO_HEAL and G.hand_n[p] >= 2 and G.life[p] < G.max_life[p]:
         if choose:
             s = listing_score(G, T, w, p, -1, -1, p, 0, beer_works, my_reach)
@@ -906,13 +933,13 @@ def resolve(G, T, p, k):
     G.used[p, T.card_name[c]] += 1
     fate = T.card_destiny[c] if G.life[p] <= 2 else 0  # [S-06] at the moment it is played
     draws = T.card_draws[c]
-    if T.fx_cancels[e]:  # a Missed! card played is Calamity Janet's BANG! [A-03]
+    if FX_CANCELS[e]:  # a Missed! card played is Calamity Janet's BANG! [A-03]
         e = E_BANG
         fate = 0  # [S-07] Inventive's Missed! as a BANG!: no destiny
         draws = 0
     for _ in range(T.card_cost[c]):  # [D-03] [D-04] [D-05] discard one other card
         discard(G, take_from_hand(G, p, card_to_discard(G, T, p, -1)))
-    place = T.fx_place[e]
+    place = FX_PLACE[e]
     if place == PL_DISCARD:
         discard(G, c)  # [C-12] brown cards resolve and are discarded
     elif place == PL_IN_FRONT:
@@ -923,7 +950,7 @@ def resolve(G, T, p, k):
             if w >= 0:
                 discard(G, take_from_table(G, T, p, w))
         put_in_play(G, T, p, c)
-    if T.fx_bang_card[e]:
+    if FX_BANG_CARD[e]:
         G.s[S_BANGS] += 1
     if fate == 0:
         hand_emptied(G, p)
@@ -953,14 +980,14 @@ def tempered(G, T, p, c, e, tgt):
     of the target, or its first card in play when the hand is empty (ASSUMPTION)."""
     if G.s[S_TEMPERED] or G.s[S_OVER] or G.alive[p] == 0:
         return
-    if T.fx_tempered[e] == 0:
+    if FX_TEMPERED[e] == 0:
         return  # blue cards stay in play: only red-bordered cards repeat
     i = find_in_hand(G, T, p, E_BANG)
     if i < 0:
         return
     if tgt != p and G.alive[tgt] == 0:
         return
-    picks = T.fx_picks[e]
+    picks = FX_PICKS[e]
     if picks and G.hand_n[tgt] == 0 and G.table_n[tgt] == 0:
         return
     if not repeats_card(G, T, p, c, tgt):
@@ -980,10 +1007,10 @@ def apply_effect(G, T, p, c, e, tgt, opt):
     """The effect of card c (effect e) played by p on tgt with option opt, the card already
     placed or discarded. A play aimed at a chosen player goes on the public record first,
     as an attack when its effect's `attack` trait says so (taking a burden helps)."""
-    aim = T.fx_aim[e]
+    aim = FX_AIM[e]
     if aim >= AIM_REACH:  # one chosen player (vocab.CHOSEN_AIMS)
-        record(G, p, tgt, takes_as_attack(G, T, tgt, opt) if T.fx_picks[e] else T.fx_attack[e] != 0)
-    hit = T.fx_hit[e]
+        record(G, p, tgt, takes_as_attack(G, T, tgt, opt) if FX_PICKS[e] else FX_ATTACK[e] != 0)
+    hit = FX_HIT[e]
     if aim == AIM_EVERY_OTHER:  # [K-11] [K-12] clockwise from the player
         ns = G.s[S_N]
         for step in range(1, ns):

@@ -90,6 +90,7 @@ from simcore.engine.state import (
     STATE_DTYPE,
     new_states,
 )
+from simcore.engine.tables import FX_AIM, FX_PICKS
 from simcore.engine.vocab import (
     AIM_EVERY_OTHER,
     E_DUEL,
@@ -318,12 +319,12 @@ def option_kinds(G, T, p, code, base):
         kinds |= SK_BEER
     if e == E_DUEL or eb == E_DUEL:
         kinds |= SK_DUEL
-    if (e >= 0 and T.fx_aim[e] == AIM_EVERY_OTHER) or (eb >= 0 and T.fx_aim[eb] == AIM_EVERY_OTHER):
+    if (e >= 0 and FX_AIM[e] == AIM_EVERY_OTHER) or (eb >= 0 and FX_AIM[eb] == AIM_EVERY_OTHER):
         kinds |= SK_AREA
     if code > 1 and base > 1 and G.act_idx[code - 2] == G.act_idx[base - 2]:
         if G.act_tgt[code - 2] != G.act_tgt[base - 2]:
             kinds |= SK_TARGET
-        elif e >= 0 and T.fx_picks[e]:
+        elif e >= 0 and FX_PICKS[e]:
             kinds |= SK_TAKE
     return kinds
 

@@ -53,6 +53,7 @@ from simcore.engine.state import (
     S_ROUNDS,
     S_TURN,
 )
+from simcore.engine.tables import FX_BANG_CARD, FX_CANCELS, FX_PICKS, FX_PLACE
 from simcore.engine.themeinfo import plural
 from simcore.engine.tracespec import TraceSpec
 from simcore.engine.vocab import (
@@ -218,11 +219,11 @@ class Recorder:
         c = int(G.hand[p, i])
         e = int(T.card_effect[c])
         ev: dict[str, Any] = {"seat": int(p), "card": self.card(c), "effect": EFFECT_NAMES[e]}
-        if T.fx_cancels[e] and G.ability[p] == A_BANG_MISSED_SWAP:
+        if FX_CANCELS[e] and G.ability[p] == A_BANG_MISSED_SWAP:
             ev["as_bang"] = True
         if int(T.card_aim[c]) in CHOSEN_AIMS or ev.get("as_bang"):
             ev["target"] = tgt
-        if T.fx_picks[e]:
+        if FX_PICKS[e]:
             ev["option"] = (
                 "a card from the hand"
                 if opt < 0
@@ -243,13 +244,13 @@ class Recorder:
         if aim in (AIM_REACH, AIM_RANGE):
             ev["distance"] = int(board.distance(G, T, p, tgt))
             ev["reach"] = int(board.reach(G, T, p)) if aim == AIM_REACH else int(T.card_value[c])
-        if T.fx_bang_card[e] or as_bang:
+        if FX_BANG_CARD[e] or as_bang:
             ev["bangs_before"] = int(G.s[S_BANGS])
             ev["bang_limit"] = int(T.rules[RU_BANG_LIMIT])
             ev["unlimited"] = bool(board.unlimited_bangs(G, T, p))
-        if T.fx_place[e] == PL_IN_FRONT:
+        if FX_PLACE[e] == PL_IN_FRONT:
             ev["target_role"] = ROLES[int(G.role[tgt])]
-        if G.life[p] <= 2 and T.card_destiny[c] and not T.fx_cancels[e]:
+        if G.life[p] <= 2 and T.card_destiny[c] and not FX_CANCELS[e]:
             ev["destiny"] = DESTINIES_BY_CODE[int(T.card_destiny[c])]
         if beliefs is not None:
             ev["beliefs"] = beliefs

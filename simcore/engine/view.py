@@ -80,10 +80,10 @@ def revealed_dead(G, role):
 
 @njit(cache=True, inline="always")
 def hostiles_left(G):
-    """Outlaws and renegades alive, by the public role mix less those revealed dead."""
-    return (
-        role_total(G, R_OUTLAW)
-        + role_total(G, R_RENEGADE)
-        - revealed_dead(G, R_OUTLAW)
-        - revealed_dead(G, R_RENEGADE)
-    )
+    """Outlaws and renegades alive: the public role mix less those revealed dead (a count
+    over the seats, the same whoever holds which role)."""
+    k = 0
+    for q in range(G.s[S_N]):
+        if G.alive[q] and (G.role[q] == R_OUTLAW or G.role[q] == R_RENEGADE):
+            k += 1
+    return k

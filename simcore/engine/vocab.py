@@ -71,8 +71,9 @@ CHECKS = {
 
 # --- effect traits: what each effect does, as data ------------------------------------
 # The kernel, the bots, the referee, the search and the tracer read these traits instead of
-# naming effects: Tables.fx_* hold them per effect code, Tables.card_aim and card_draws per
-# card (a theme's own effects, theme.py `[[effects]]`, change those two).
+# naming effects: tables.FX_* hold them per effect code (constants of the compiled kernel),
+# Tables.card_aim and card_draws per card (a theme's own effects, theme.py `[[effects]]`,
+# change those two).
 
 # where a played card goes
 PL_DISCARD = 0  # resolved, then discarded (brown-bordered) [C-12]
