@@ -10,10 +10,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from played import play_games
 from typer.testing import CliRunner
 
 from simcore.cli import app
-from simcore.engine.play import play_games
 from simcore.engine.theme import load_theme
 from simcore.studies.balance import read_problem
 from simcore.studies.balance_search import (

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from played import play_games
 from typer.testing import CliRunner
 
 import simcore.studies.balance_inside as balance_inside
 from reports.balance import write_balance_page
 from simcore.cli import app
-from simcore.engine.play import play_games
 from simcore.engine.theme import load_theme
 from simcore.engine.vocab import R_LEADER, R_OUTLAW, R_RENEGADE
 from simcore.studies.balance import read_problem

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from played import play_games
 from typer.testing import CliRunner
 
 import strategies
 from simcore.cli import app
-from simcore.engine.play import play_games
 from simcore.engine.vocab import R_LEADER, R_OUTLAW, R_RENEGADE, ROLES
 from simcore.studies.tune import (
     Mixture,
