@@ -33,3 +33,13 @@ def sample_worlds(theme, state, seat, seed, worlds, strategy=DEFAULT_PRESET):
 def continue_worlds(theme, state, seat, worlds, seed, *, strategy=DEFAULT_PRESET, **kw):
     played = resolved(strategy, int(state.s[S_N]), theme)
     return continuation.continue_worlds(theme, state, seat, worlds, seed, strategy=played, **kw)
+
+
+def best_response(settings, *args, field=None, **kw):
+    """simcore.studies.tune.best_response with settings.theme loaded and settings.field
+    resolved here (`field`: another, such as a Mixture)."""
+    from simcore.studies import tune
+
+    theme = load_theme(settings.theme)
+    field = field if field is not None else resolved(settings.field, settings.players, theme)
+    return tune.best_response(settings, *args, theme=theme, field=field, **kw)

@@ -4,12 +4,13 @@ import json
 
 import numpy as np
 import pytest
+from played import best_response
 from typer.testing import CliRunner
 
 from simcore.cli import app
 from simcore.engine.vocab import ROLES
 from simcore.studies import tune as search
-from simcore.studies.tune import Generation, Settings, best_response, cma_search, new_optimizer
+from simcore.studies.tune import Generation, Settings, cma_search, new_optimizer
 from strategies.params import N_PARAMS
 from strategies.presets import resolve_strategy
 

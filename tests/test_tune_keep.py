@@ -156,7 +156,7 @@ def stand_in(monkeypatch, gains: dict) -> set:
     seeds = {tune.sub_seed(SEEDS[0], "search", k): k for k in (2, 3)}
     widths = set()
 
-    def respond(theme_id, players, r, role, seed, field_file, text, br, *rest):
+    def respond(theme_id, theme, players, r, role, seed, field_file, text, br, *rest):
         k = seeds.get(seed, 1)
         widths.add((k, (br or {}).get("sigma0")))
         gain = gains.get((r, role, k), 0.0)

@@ -271,6 +271,11 @@ def tune(
             fail(f"unknown role {role!r} (roles: {', '.join(ROLES)})")
         if len(counts) != 1:
             fail("--role searches one player count: give --players a single number")
+        try:
+            loaded = load_theme(theme)
+            resolved = resolve_strategy(field, counts[0], loaded.plays_as)
+        except ValueError as e:
+            fail(str(e))
         settings = Settings(theme, counts[0], role, field, seed, **budget)
         folder = folder / f"{counts[0]}p-{role}" if out is None else folder
         bar = tqdm(total=generations, desc=f"tune {role}", unit="gen", disable=not progress)
@@ -280,12 +285,14 @@ def tune(
             bar.set_postfix_str(f"{gen.games} games/candidate, best gain {100 * best:+.1f} pts")
 
         try:
-            result = best_response(settings, folder, progress, backend)
+            result = best_response(
+                settings, folder, progress, backend, theme=loaded, field=resolved
+            )
         except ValueError as e:
             fail(str(e))
         finally:
             bar.close()
-        matrix = resolve_strategy(field, counts[0], load_theme(theme).plays_as).matrix.copy()
+        matrix = resolved.matrix.copy()
         matrix[ROLES.index(role)] = result.vector
         save(folder / "best.toml", preset_toml("best", {counts[0]: matrix}, result.summary()))
         typer.echo(result.summary())

@@ -302,7 +302,7 @@ def band(
         key = _digest(theme, players, _values(profile), *request)
         again = key in asked
         if not again:
-            asked[key] = _respond(theme_id, players, profile, role, aim, budget,
+            asked[key] = _respond(theme_id, theme, players, profile, role, aim, budget,
                                   sub_seed(seed, "band", key), shared / f"{role}-{key}",
                                   backend, table)  # fmt: skip
         games = 0 if again else asked[key].games_used
@@ -454,13 +454,15 @@ def _digest(theme: Theme, players: int, values: np.ndarray, *request: Any) -> st
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _respond(theme_id, players, profile, role, aim, budget, seed, where, backend, table):
-    """A best response of `role` with `aim` against `profile`, in `where`."""
+def _respond(theme_id, theme, players, profile, role, aim, budget, seed, where, backend, table):
+    """A best response of `role` with `aim` against `profile`, in `where` (theme: theme_id
+    loaded); the field is read back from the file the request names."""
     field_spec = _field_file(where, players, profile)
     settings = Settings(
         theme_id, players, role, field_spec, seed, **(budget or {}), aim=aim,
     )  # fmt: skip
-    return best_response(settings, where, backend=backend, table=table)
+    field = resolve_strategy(field_spec, players, theme.plays_as, mixed=True)
+    return best_response(settings, where, backend=backend, table=table, theme=theme, field=field)
 
 
 def _spot_check(theme_id, players, spec, deals, search, seed, path, backend) -> dict[str, Any]:

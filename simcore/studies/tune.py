@@ -42,7 +42,7 @@ from simcore.runs.runfolder import RunFolderError, theme_digest
 from simcore.stats import paired_interval
 from simcore.studies.batch import SIDE_OF, EngineTable
 from strategies.params import KEYS, REAL, SEARCHED, param_index
-from strategies.presets import Mixture, mixture_text, preset_toml, resolve_strategy
+from strategies.presets import Mixture, Strategy, mixture_text, preset_toml, resolve_strategy
 
 STATE = "search_state.pkl"
 RESULT = "result.json"
@@ -260,17 +260,18 @@ def best_response(
     progress: Callable[[int, Generation, float], None] | None = None,
     backend: Backend | None = None,
     table: Any = None,
-    mixture: Mixture | None = None,
+    *,
+    theme: Theme,
+    field: Strategy | Mixture,
 ) -> BestResponse:
     """Search `settings.role`'s best response to the field (or what its aim asks); resume
-    from `out` if it holds the same request's saved state. progress(generations done, the
-    last, best gain so far); `backend` (simcore.runs.backend, default local) plays the
-    games, with the same results; `table` (default EngineTable of the theme) is what plays
-    them. With `mixture` (or a mixture file as settings.field), the field is that mixed
-    field: the baseline is the role playing its own draws, the search starts from its
-    heaviest row."""
+    from `out` if it holds the same request's saved state. `theme` and `field` are
+    settings.theme loaded and settings.field resolved for settings.players (mixed allowed),
+    or a Mixture: a mixed field's baseline is the role playing its own draws, the search
+    starting from its heaviest row. progress(generations done, the last, best gain so
+    far); `backend` (simcore.runs.backend, default local) plays the games, with the same
+    results; `table` (default EngineTable of the theme) is what plays them."""
     aim = Aim.parse(settings.aim)
-    theme = load_theme(settings.theme)
     check_players(theme, settings.players)
     if settings.role not in ROLES:
         raise ValueError(f"unknown role {settings.role!r} (roles: {', '.join(ROLES)})")
@@ -278,15 +279,13 @@ def best_response(
     if role not in theme.tables.roles[settings.players, : settings.players]:
         raise ValueError(f"no {settings.role} at {settings.players} players in {theme.id!r}")
     table = table or EngineTable(theme, settings.players, backend)
+    mixture = field if isinstance(field, Mixture) else field.mixture
     if mixture is None:
-        field = resolve_strategy(settings.field, settings.players, theme.plays_as, mixed=True)
         if field.search:
             raise ValueError(
                 "a parameter search cannot face a field that searches (search:...): "
                 "its candidates play in one kernel call without it"
             )
-        mixture = field.mixture
-    if mixture is None:
         base = field.matrix[role].copy()
         digest = settings.digest(theme, field.matrix)
 
@@ -498,8 +497,8 @@ def iterate(
             field_file = out / f"r{r}-{role}" / "field.toml"
             text = preset_toml("field", {players: matrix}, "the field this best response faced")
             res, step = _respond(
-                theme_id, players, r, role, seed, field_file, text, br, progress, backend, table,
-                keep,
+                theme_id, theme, players, r, role, seed, field_file, text, br, progress, backend,
+                table, keep,
             )  # fmt: skip
             if step.replaced:
                 matrix[ROLES.index(role)] = res.vector
@@ -508,7 +507,7 @@ def iterate(
         if not _settled(steps, r, threshold, keep, taken):
             continue
         found = _confirm(
-            theme_id, players, r, roles, seed, out, matrix, searches, threshold, keep, br,
+            theme_id, theme, players, r, roles, seed, out, matrix, searches, threshold, keep, br,
             progress, backend, table,
         )  # fmt: skip
         steps += [step for _, step in found]
@@ -528,8 +527,8 @@ WIDER = 2.0
 
 
 def _confirm(
-    theme_id, players, r, roles, seed, out, matrix, searches, threshold, keep, br, progress,
-    backend, table,
+    theme_id, theme, players, r, roles, seed, out, matrix, searches, threshold, keep, br,
+    progress, backend, table,
 ) -> list[tuple[BestResponse, Step]]:  # fmt: skip
     """Round r settled on `matrix`: searches 2..`searches` per role against it, each search
     k with its own seed and a start WIDER times as wide (CMA-ES's sigma0: a search that
@@ -543,7 +542,7 @@ def _confirm(
         for role in roles:
             field_file = out / f"r{r}-{role}-search{k}" / "field.toml"
             res, step = _respond(
-                theme_id, players, r, role, sub_seed(seed, "search", k), field_file, text,
+                theme_id, theme, players, r, role, sub_seed(seed, "search", k), field_file, text,
                 wider, progress, backend, table, keep,
             )  # fmt: skip
             found.append((res, replace(step, search=k, replaced=False)))
@@ -558,6 +557,7 @@ def _confirm(
 
 def _respond(
     theme_id,
+    theme,
     players,
     r,
     role,
@@ -572,7 +572,9 @@ def _respond(
     mixture=None,
 ) -> tuple[BestResponse, Step]:
     """Round r's best response of `role` to the field `text` describes (written to
-    field_file; its folder keeps the search's state), and its Step."""
+    field_file, as the request names it; its folder keeps the search's state), and its Step.
+    theme: theme_id loaded; mixture: the mixed field `text` holds, else the field is read
+    back from the file (the request, to the bit)."""
     field_file.parent.mkdir(parents=True, exist_ok=True)
     _write_text(field_file, text)
     label = f"{field_file}:field" if mixture is None else str(field_file)
@@ -581,7 +583,10 @@ def _respond(
     )
     if progress:
         progress(f"{players}p round {r + 1}: {role}")
-    res = best_response(settings, field_file.parent, backend=backend, table=table, mixture=mixture)
+    field = mixture or resolve_strategy(label, players, theme.plays_as)
+    res = best_response(
+        settings, field_file.parent, backend=backend, table=table, theme=theme, field=field
+    )
     step = Step(
         players, r + 1, role, res.gain, res.gain_low, res.gain_high, takes(keep, res),
         res.games_used, res.seconds,
@@ -680,7 +685,7 @@ def psro(
         answers = []
         for role in roles_at(theme, players):
             res, step = _respond(
-                theme_id, players, r, role, seed, folder / role / "mixture.json", text, br,
+                theme_id, theme, players, r, role, seed, folder / role / "mixture.json", text, br,
                 progress, backend, table, keep, mixture,
             )  # fmt: skip
             steps.append(step)
@@ -817,6 +822,7 @@ def exploitability(
         raise ValueError(f"searches is a number of best responses, at least 1, got {searches!r}")
     theme = load_theme(theme_id)
     check_players(theme, players)
+    field = resolve_strategy(strategy, players, theme.plays_as, mixed=True)
     results = []
     gains = {}
     for role in roles or roles_at(theme, players):
@@ -827,7 +833,9 @@ def exploitability(
             where = (out / (role if k == 0 else f"{role}-{k}")) if out else None
             role_seed = sub_seed(seed, role) if k == 0 else sub_seed(seed, role, k)
             settings = Settings(theme_id, players, role, strategy, role_seed, **(br or {}))
-            found.append(best_response(settings, where, backend=backend, table=table))
+            res = best_response(settings, where, backend=backend, table=table, theme=theme,
+                                field=field)  # fmt: skip
+            found.append(res)
         results.append(max(found, key=lambda r: r.gain))
         if searches > 1:
             gains[role] = [r.gain for r in found]
