@@ -26,7 +26,7 @@ from simcore.studies.balance_search import (
     write_variants,
 )
 from simcore.studies.batch import Tally, play_work
-from simcore.studies.tune import sub_seed
+from simcore.studies.search_loop import sub_seed
 
 runner = CliRunner()
 

@@ -21,7 +21,8 @@ from simcore.studies.balance import read_problem
 from simcore.studies.balance_inside import INSIDE, Arena, measure_inside, search_inside
 from simcore.studies.balance_search import RESULT, measure, search
 from simcore.studies.batch import SIDE_OF, Outcomes, Tally, Work, play_work
-from simcore.studies.tune import Space, sub_seed
+from simcore.studies.search_loop import sub_seed
+from simcore.studies.tune import Space
 from strategies.presets import resolve_strategy
 
 runner = CliRunner()

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 import strategies
 from simcore.cli import app
 from simcore.engine.vocab import R_LEADER, R_OUTLAW, R_RENEGADE, ROLES
+from simcore.studies.search_loop import sub_seed
 from simcore.studies.tune import (
     Mixture,
     Settings,
@@ -21,7 +22,6 @@ from simcore.studies.tune import (
     iterate,
     psro,
     regret_matching,
-    sub_seed,
 )
 from strategies.params import KEYS
 from strategies.presets import resolve_strategy

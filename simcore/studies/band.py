@@ -88,13 +88,13 @@ from simcore.runs.runfolder import theme_digest
 from simcore.stats import wilson_interval
 from simcore.studies.batch import EngineTable, Tally, Work, play_all
 from simcore.studies.search_gain import search_gain, settings
+from simcore.studies.search_loop import sub_seed
 from simcore.studies.tune import (
     GAIN,
     OWN,
     Settings,
     best_response,
     roles_at,
-    sub_seed,
     takes,
 )
 from strategies.presets import (

@@ -1,7 +1,8 @@
 """Best response by search: the parameter vector that maximises one role's win rate while
 every other seat plays a fixed field.
 
-The optimiser is CMA-ES with margin (`cmaes.CMAwM`, Hamano et al. 2022): a well-kept,
+The optimiser is CMA-ES with margin (`cmaes.CMAwM`, Hamano et al. 2022, asked and told by
+simcore.studies.search_loop, which keeps its state and seeds): a well-kept,
 numpy-only ask/tell implementation whose margin keeps integer and on/off parameters from
 freezing, which plain CMA-ES does on a mixed space like ours (strategies.params.KEYS:
 switches, whole numbers and reals). The search runs in the unit cube: each key's range
@@ -23,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import pickle
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
@@ -31,20 +31,27 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from cmaes import CMAwM
 
 from simcore.engine.play import check_players
 from simcore.engine.theme import Theme, load_theme
 from simcore.engine.vocab import ROLES, WINNERS
-from simcore.runs.atomic import write_atomic
 from simcore.runs.backend import Backend
-from simcore.runs.runfolder import RunFolderError, theme_digest
+from simcore.runs.runfolder import theme_digest
 from simcore.stats import paired_interval
 from simcore.studies.batch import SIDE_OF, EngineTable
+from simcore.studies.search_loop import (
+    Generation,
+    cma_search,
+    games_for,
+    load_state,
+    new_optimizer,
+    save_state,
+    sub_seed,
+    write_text,
+)
 from strategies.params import KEYS, REAL, SEARCHED, param_index
 from strategies.presets import Mixture, Strategy, mixture_text, preset_toml, resolve_strategy
 
-STATE = "search_state.pkl"
 RESULT = "result.json"
 
 
@@ -163,15 +170,6 @@ class Settings:
 
 
 @dataclass
-class Generation:
-    games: int  # per candidate
-    best_gain: float  # best candidate's win rate minus the baseline's, on the same deals
-    mean_rate: float  # the candidates' mean win rate
-    baseline_rate: float
-    seconds: float
-
-
-@dataclass
 class BestResponse:
     settings: Settings
     names: tuple[str, ...]
@@ -203,55 +201,6 @@ class BestResponse:
             f"[{100 * self.gain_low:+.1f}, {100 * self.gain_high:+.1f}] over "
             f"{self.final_games:,} fresh deals; {self.games_used:,} games, {self.seconds:.0f} s"
         )
-
-
-def sub_seed(seed: int, *tag: Any) -> int:
-    """A seed for one part of a search (a generation, the final check), from the search's."""
-    text = ":".join(str(t) for t in (seed, *tag))
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "little") >> 1
-
-
-def new_optimizer(x0: np.ndarray, steps: np.ndarray, sigma0: float, seed: int, population: int):
-    """CMA-ES with margin over the unit cube from x0 (steps > 0: a discrete dimension)."""
-    return CMAwM(
-        mean=np.asarray(x0, float),
-        sigma=sigma0,
-        bounds=np.tile([0.0, 1.0], (len(x0), 1)),
-        steps=np.asarray(steps, float),
-        seed=seed % 2**31,
-        population_size=population or None,
-    )
-
-
-def cma_search(
-    state: dict,
-    score: Callable[[list[np.ndarray], int], tuple[np.ndarray, Generation]],
-    generations: int,
-    seed: int,
-    save: Callable[[dict], None] = lambda state: None,
-    progress: Callable[[int, Generation, float], None] | None = None,
-) -> np.ndarray:
-    """Ask/tell until `generations` (state["opt"]: the optimiser; state["trail"]: one
-    Generation each, so a saved state resumes where it stopped). score(points, generation)
-    scores a generation's unit-cube points, higher better, on common random numbers.
-    Returns the distribution's mean: the answer. Each generation's samples come from
-    (seed, generation): a pickled optimiser forgets its random state, so a resumed search
-    draws what an uninterrupted one would (see the round trip through pickle below)."""
-    opt = state["opt"]
-    trail: list[Generation] = state["trail"]
-    while len(trail) < generations:
-        opt.reseed_rng(sub_seed(seed, "cma", len(trail)) % 2**31)
-        asked = [opt.ask() for _ in range(opt.population_size)]
-        scores, gen = score([x for x, _ in asked], len(trail))
-        opt.tell([(x_tell, -float(v)) for (_, x_tell), v in zip(asked, scores, strict=True)])
-        # go on from the pickled optimiser, as a resumed search does: pickling symmetrises
-        # the covariance matrix, which changes the next samples in the last bits
-        opt = state["opt"] = pickle.loads(pickle.dumps(opt))
-        trail.append(gen)
-        save(state)
-        if progress:
-            progress(len(trail), gen, max(t.best_gain for t in trail))
-    return opt.mean
 
 
 def best_response(
@@ -368,42 +317,8 @@ def best_response(
         **side,
     )
     if out is not None:
-        _write_text(out / RESULT, json.dumps(asdict(result), indent=1) + "\n")
+        write_text(out / RESULT, json.dumps(asdict(result), indent=1) + "\n")
     return result
-
-
-def games_for(settings: Settings, generation: int) -> int:
-    """Games per candidate in a generation: games_min, rising geometrically to games_max at
-    the last generation, in whole blocks of 32."""
-    last = max(1, settings.generations - 1)
-    ratio = settings.games_max / settings.games_min
-    games = settings.games_min * ratio ** (min(generation, last) / last)
-    return max(32, int(math.ceil(games / 32)) * 32)
-
-
-def load_state(out: Path | None, digest: str, name: str = STATE, made_by: str = "request"):
-    """The search state pickled in out/name (a best response's, a balance search's), or None
-    if there is none; RunFolderError if another `made_by` (its digest differs) made it."""
-    if out is None or not (out / name).is_file():
-        return None
-    with open(out / name, "rb") as f:
-        state = pickle.load(f)
-    found = state.get("digest") if isinstance(state, dict) else getattr(state, "digest", None)
-    if found != digest:
-        raise RunFolderError(
-            f"{out} holds another search ({name} was made by a different {made_by}); "
-            "choose another --out or delete that folder"
-        )
-    return state
-
-
-def save_state(out: Path | None, state: Any, name: str = STATE) -> None:
-    if out is not None:
-        write_atomic(out / name, pickle.dumps(state))
-
-
-def _write_text(path: Path, text: str) -> None:
-    write_atomic(path, text.encode())
 
 
 # --- iterated best response and exploitability ------------------------------------------------
@@ -576,7 +491,7 @@ def _respond(
     theme: theme_id loaded; mixture: the mixed field `text` holds, else the field is read
     back from the file (the request, to the bit)."""
     field_file.parent.mkdir(parents=True, exist_ok=True)
-    _write_text(field_file, text)
+    write_text(field_file, text)
     label = f"{field_file}:field" if mixture is None else str(field_file)
     settings = Settings(
         theme_id, players, role, label, sub_seed(seed, players, r, role), **(br or {})
