@@ -43,6 +43,7 @@ class Strategy(Protocol):
     matrix: np.ndarray  # float64[4, N_PARAMS]: row r is what role r plays
     role_preset: np.ndarray  # int64[4]: the row of `matrix` each canonical role plays
     names: tuple[str, ...]  # the preset each row plays
+    bases: tuple[str, ...]  # per role, the preset it plays or searches from (traces show it)
     search: Any  # how its searching roles search (None: none searches)
     mixture: Any  # a mixed strategy's draws (strategies.presets.Mixture), else None
 

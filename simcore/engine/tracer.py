@@ -633,9 +633,8 @@ def decision_log(spec: TraceSpec, strategy: engine.Strategy) -> list[list[int]] 
 
 
 def record_game(spec: TraceSpec, strategy: engine.Strategy) -> dict[str, Any]:
-    """Replay one game with the observers on, `strategy` (spec.strategy resolved for its table,
-    with `bases`: per role, the preset it plays or searches from); the trace (see
-    simcore.studies.trace)."""
+    """Replay one game with the observers on, `strategy` (spec.strategy resolved for its
+    table); the trace (see simcore.studies.trace)."""
     from simcore.engine.tables import pack_tables
 
     theme = spec.theme()
