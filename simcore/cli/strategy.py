@@ -241,7 +241,8 @@ def tune(
     try:
         counts = parse_players(players)
         check_keep(keep, "--keep")
-        resolve_strategy(field)
+        loaded = load_theme(theme)
+        fields = {n: resolve_strategy(field, n, loaded.plays_as) for n in counts}
     except ValueError as e:
         fail(str(e))
     if method not in METHODS:
@@ -271,11 +272,7 @@ def tune(
             fail(f"unknown role {role!r} (roles: {', '.join(ROLES)})")
         if len(counts) != 1:
             fail("--role searches one player count: give --players a single number")
-        try:
-            loaded = load_theme(theme)
-            resolved = resolve_strategy(field, counts[0], loaded.plays_as)
-        except ValueError as e:
-            fail(str(e))
+        resolved = fields[counts[0]]
         settings = Settings(theme, counts[0], role, field, seed, **budget)
         folder = folder / f"{counts[0]}p-{role}" if out is None else folder
         bar = tqdm(total=generations, desc=f"tune {role}", unit="gen", disable=not progress)
