@@ -701,8 +701,7 @@ def band(
     bangsim band --shipped --format json
     """
     from simcore.engine.vocab import WINNERS
-    from simcore.studies.band import band as search_band
-    from simcore.studies.band import bands_dir, ship_band, shipped_bands, span_sides, write_band
+    from simcore.studies.band import bands_dir, shipped_bands, side_bands
 
     check_text_or_json(output)
     if shipped:
@@ -745,40 +744,12 @@ def band(
         if progress:
             typer.echo(line + " ...", err=True)
 
-    results = []
-    asked: dict = {}  # the sides' bands share their searches (the start's checks at least)
     try:
-        for s in sides:
-            results.append(
-                search_band(
-                    theme,
-                    players,
-                    s,
-                    folder / s,
-                    epsilon / 100,
-                    seed,
-                    start,
-                    rounds,
-                    push=budget,
-                    respond=budget,
-                    check=budget,
-                    final_games=budget["final_games"],
-                    progress=announce,
-                    backend=backend,
-                    shared=folder / "searches",
-                    asked=asked,
-                    spot_check=spot_check,
-                    search=search,
-                    also=also or (),
-                    check_seeds=check_seeds,
-                )  # fmt: skip
-            )
-        if len(results) > 1:  # each side's band spans every side's profiles within epsilon
-            results = span_sides(results)
-            for b in results:
-                write_band(b, folder / b.side)
-        for b in results if ship else []:
-            ship_band(b)
+        results = side_bands(
+            theme, players, sides, folder, epsilon / 100, seed, start, rounds, budget, ship,
+            progress=announce, backend=backend, spot_check=spot_check, search=search,
+            also=also or (), check_seeds=check_seeds,
+        )  # fmt: skip
     except ValueError as e:
         fail(str(e))
     if ship and progress:

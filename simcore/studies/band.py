@@ -399,6 +399,31 @@ def band(
     return answer
 
 
+def side_bands(
+    theme_id: str, players: int, sides: list[str], folder: Path, epsilon: float, seed: int,
+    start: str, rounds: int, budget: dict[str, Any], ship: bool = False, **options: Any,
+) -> list[Band]:  # fmt: skip
+    """`bangsim band`: the band of each of `sides` at (theme, players), in folder/SIDE, every
+    best response searched with `budget` and kept in folder/searches, which the sides share
+    with their answers; with several sides each spans every side's profiles within epsilon
+    (span_sides), and `ship` adds them to the shipped bands. options: band's progress,
+    backend, spot_check, search, also and check_seeds."""
+    asked: dict = {}  # the sides' bands share their searches (the start's checks at least)
+    results = [
+        band(theme_id, players, s, folder / s, epsilon, seed, start, rounds, push=budget,
+             respond=budget, check=budget, final_games=budget["final_games"],
+             shared=folder / "searches", asked=asked, **options)
+        for s in sides
+    ]  # fmt: skip
+    if len(results) > 1:  # each side's band spans every side's profiles within epsilon
+        results = span_sides(results)
+        for b in results:
+            write_band(b, folder / b.side)
+    for b in results if ship else []:
+        ship_band(b)
+    return results
+
+
 def write_band(answer: Band, folder: Path) -> None:
     """The band as folder/band.json (RESULT)."""
     write_atomic(Path(folder) / RESULT, (json.dumps(asdict(answer), indent=1) + "\n").encode())
