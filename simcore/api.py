@@ -16,17 +16,15 @@ from pathlib import Path
 import polars as pl
 
 from simcore.engine.request import (
-    DEFAULT_STRATEGY,
-    Strategy,
     check_characters,
     check_feature,
     check_games,
-    check_strategy,
     config_label,
     player_counts,
 )
 from simcore.engine.rows import seat_frame
 from simcore.engine.theme import Theme, load_theme
+from strategies.presets import DEFAULT_PRESET, StrategySpec, check_strategy, resolve_strategy
 
 
 def simulate(
@@ -34,7 +32,7 @@ def simulate(
     players: int | Iterable[int] = 5,
     games: int = 10_000,
     seed: int = 1,
-    strategy: Strategy = DEFAULT_STRATEGY,
+    strategy: StrategySpec = DEFAULT_PRESET,
     characters: Sequence[str] | None = None,
     *,
     feature: str | None = None,
@@ -63,8 +61,8 @@ def simulate(
     frames = []
     for n in counts:
         block = play_games(
-            loaded, n, games, seed, game0=0, strategy=label, characters=pool, feature=feature,
-            checked=checked,
+            loaded, n, games, seed, game0=0, characters=pool, feature=feature, checked=checked,
+            strategy=resolve_strategy(label, n, loaded.plays_as, mixed=True),
         )  # fmt: skip
         config = config_label(loaded.id, n, label, pool, feature)
         frames.append(seat_frame(block, loaded, n, 0, config))

@@ -26,6 +26,7 @@ import hashlib
 import json
 import re
 import tomllib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
@@ -439,6 +440,11 @@ class Strategy:
         """The preset each row plays (seat rows record it)."""
         return self.by_role
 
+    @property
+    def bases(self) -> tuple[str, ...]:
+        """Per canonical role, its preset: a `search:BASE` role's BASE (a trace shows it)."""
+        return tuple(split_search(s)[1] for s in self.by_role)
+
     def label(self) -> str:
         """'basic', or 'leader=smart,outlaw=basic,...' when roles differ."""
         if len(set(self.by_role)) == 1:
@@ -493,6 +499,31 @@ def resolve_strategy(
     search = searches.pop() if searches else None
     by = tuple(by_role[r] for r in ROLES)
     return Strategy(by, players, theme, np.stack(rows), search, roles)
+
+
+StrategySpec = str | Mapping[str, str] | Strategy  # what resolve_strategy reads
+
+
+def strategy_label(strategy: StrategySpec) -> str:
+    """The canonical name of a strategy: the preset name when every role plays the same one,
+    else ``role=preset,...`` for all four roles in canonical order (roles not given play
+    `smart`, DEFAULT_PRESET); a mixture file's path. ValueError (one line) for an unknown
+    preset or role, or a file that is not a mixture."""
+    return resolve_strategy(strategy, mixed=True).label()
+
+
+def check_strategy(strategy: StrategySpec, counts: Sequence[int] = ()) -> str:
+    """The strategy's canonical label (see strategy_label), which resolve_strategy also
+    reads; also read at each of `counts` (a mixture file may lack one)."""
+    if isinstance(strategy, str) and not strategy.strip():
+        raise ValueError("strategy must be a preset name, got an empty string")
+    if not isinstance(strategy, str | Mapping | Strategy):
+        raise ValueError(
+            f"strategy must be a preset name or a role -> preset dict, got {strategy!r}"
+        )
+    for n in counts:
+        resolve_strategy(strategy, n, mixed=True)
+    return strategy_label(strategy)
 
 
 def _mixed_strategy(path: str, players: int | None, theme: str | None, mixed: bool) -> Strategy:

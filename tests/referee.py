@@ -200,9 +200,9 @@ def compare(cases: list[dict]) -> dict:
     Python (NUMBA_DISABLE_JIT=1), whose functions look each other up in the module's
     globals. The states and plays compared, and the first differences as text."""
     from numba import config
+    from played import play_games
 
     from simcore.engine import kernel
-    from simcore.engine.play import play_games
     from simcore.engine.theme import load_theme
 
     if not config.DISABLE_JIT:

@@ -7,10 +7,10 @@ import json
 import numpy as np
 import polars as pl
 import pytest
+from played import play_games
 from typer.testing import CliRunner
 
 from simcore.cli import app
-from simcore.engine.play import play_games
 from simcore.engine.theme import load_theme
 from simcore.stats import newcombe_exprs
 from simcore.studies.abilities import (

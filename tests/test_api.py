@@ -2,15 +2,9 @@
 
 import pytest
 
-from simcore.engine.request import (
-    check_characters,
-    check_strategy,
-    config_label,
-    player_counts,
-    safe_name,
-    strategy_label,
-)
+from simcore.engine.request import check_characters, config_label, player_counts, safe_name
 from simcore.engine.theme import load_theme
+from strategies.presets import check_strategy, strategy_label
 
 
 @pytest.fixture(scope="module")
@@ -19,11 +13,10 @@ def theme():
 
 
 def test_config_label():
-    assert config_label("classic", 5) == "classic/5p/smart"
     assert config_label("classic", 7, "random") == "classic/7p/random"
-    assert config_label("classic", 5, {"leader": "smart"}) == "classic/5p/smart"
+    assert config_label("classic", 5, strategy_label({"leader": "smart"})) == "classic/5p/smart"
     assert (
-        config_label("classic", 4, {"outlaw": "random"}, ["Jourdonnais"])
+        config_label("classic", 4, strategy_label({"outlaw": "random"}), ["Jourdonnais"])
         == "classic/4p/leader=smart,deputy=smart,outlaw=random,renegade=smart/pool:Jourdonnais"
     )
     pool = ["Bart Cassidy", "Black Jack", "Calamity Janet", "El Gringo", "Jesse Jones"]

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from played import best_response
 from polars.testing import assert_frame_equal
 from test_experiment import TINY  # 4 cells of 120 games in chunks of 50
 
@@ -24,7 +25,7 @@ from simcore.studies.abilities import ability_values
 from simcore.studies.balance import read_problem
 from simcore.studies.balance_search import measure, search
 from simcore.studies.batch import candidate_winners
-from simcore.studies.tune import Settings, best_response
+from simcore.studies.tune import Settings
 from strategies.presets import resolve_strategy
 
 ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'bangsim[ray]'")

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from played import play_games
 from typer.testing import CliRunner
 
 from simcore.cli import app
-from simcore.engine.play import play_games
 from simcore.engine.theme import load_theme
 from simcore.studies.balance import read_problem
 from simcore.studies.balance_search import (
@@ -26,7 +26,7 @@ from simcore.studies.balance_search import (
     write_variants,
 )
 from simcore.studies.batch import Tally, play_work
-from simcore.studies.tune import sub_seed
+from simcore.studies.search_loop import sub_seed
 
 runner = CliRunner()
 

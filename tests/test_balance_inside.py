@@ -9,19 +9,20 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from played import play_games
 from typer.testing import CliRunner
 
 import simcore.studies.balance_inside as balance_inside
 from reports.balance import write_balance_page
 from simcore.cli import app
-from simcore.engine.play import play_games
 from simcore.engine.theme import load_theme
 from simcore.engine.vocab import R_LEADER, R_OUTLAW, R_RENEGADE
 from simcore.studies.balance import read_problem
 from simcore.studies.balance_inside import INSIDE, Arena, measure_inside, search_inside
 from simcore.studies.balance_search import RESULT, measure, search
 from simcore.studies.batch import SIDE_OF, Outcomes, Tally, Work, play_work
-from simcore.studies.tune import Space, sub_seed
+from simcore.studies.search_loop import sub_seed
+from simcore.studies.tune import Space
 from strategies.presets import resolve_strategy
 
 runner = CliRunner()

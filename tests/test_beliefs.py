@@ -3,10 +3,11 @@ rule: a bot's decision never changes when something it cannot see is permuted.""
 
 import numpy as np
 import pytest
+from played import play_games
 from scenario import FIVE, SEVEN, Table
 
 from simcore.engine import kernel
-from simcore.engine.play import CHECKED, NO_FEATURE, play_games
+from simcore.engine.play import CHECKED, NO_FEATURE
 from simcore.engine.state import S_DECK_N, S_DISC_N, S_ENEMY_FOR, S_N, S_OVER, new_states
 from simcore.engine.tables import pack_tables
 from simcore.engine.theme import load_theme

@@ -4,8 +4,8 @@ is the same: at every living scored seat of real games paused at random turns.""
 
 import numpy as np
 import pytest
+from played import paused_games
 
-from simcore.engine.continuation import paused_games
 from simcore.engine.kernel import legal_actions
 from simcore.engine.state import NOT_CHOSEN, S_CHOICE, S_ENEMY_FOR, S_N, S_OVER
 from simcore.engine.tables import pack_tables

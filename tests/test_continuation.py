@@ -5,9 +5,8 @@ worlds are a pure function of (state, seat, seed, world)."""
 import numba
 import numpy as np
 import pytest
+from played import continue_worlds, paused_games, play_games, sample_worlds
 
-from simcore.engine.continuation import continue_worlds, paused_games, sample_worlds
-from simcore.engine.play import play_games
 from simcore.engine.state import S_CUR, S_DECK_N, S_DISC_N, S_N, S_NC, S_OVER, S_TURN
 from simcore.engine.vocab import R_LEADER
 

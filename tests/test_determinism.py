@@ -10,10 +10,10 @@ import sys
 import numba
 import numpy as np
 import pytest
+from played import play_games
 from polars.testing import assert_frame_equal
 
 import simcore
-from simcore.engine.play import play_games
 
 
 def test_same_seed_same_frame():
@@ -51,10 +51,12 @@ def test_chunking_does_not_change_games():
 PROBE = """
 import json, sys
 from simcore.engine.play import play_games
+from strategies.presets import resolve_strategy
 out = {}
 for players in (4, 7):
     for strategy in ("basic", "random"):
-        b = play_games("classic", players, 6, seed=21, strategy=strategy, checked=True)
+        played = resolve_strategy(strategy, players, "classic")
+        b = play_games("classic", players, 6, seed=21, strategy=played, checked=True)
         out[f"{players}/{strategy}"] = [b.winner.tolist(), b.turns.tolist(), b.survived.tolist(),
                                         b.character.tolist(), b.role.tolist()]
 json.dump(out, sys.stdout)

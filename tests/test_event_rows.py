@@ -7,6 +7,7 @@ import shutil
 import numpy as np
 import polars as pl
 import pytest
+from played import play_games
 from typer.testing import CliRunner
 
 from simcore.cli import app
@@ -20,7 +21,6 @@ from simcore.engine.event_rows import (
     used_column,
 )
 from simcore.engine.events import event_names
-from simcore.engine.play import play_games
 from simcore.engine.theme import load_theme
 from simcore.runs import runfolder
 from simcore.runs.runfolder import MANIFEST, SEATS, RunFolderError, run_study

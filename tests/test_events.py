@@ -3,11 +3,12 @@ count exactly what happened; played games count consistently."""
 
 import numpy as np
 import pytest
+from played import play_games
 from scenario import HEART, Table, table
 
 from simcore.engine import kernel
 from simcore.engine.events import event_names
-from simcore.engine.play import NO_FEATURE, play_games
+from simcore.engine.play import NO_FEATURE
 from simcore.engine.state import N_EV, QUIET, new_states
 from simcore.engine.tables import pack_tables
 from simcore.engine.theme import load_theme, shipped_themes

@@ -11,11 +11,11 @@ from typer.testing import CliRunner
 
 import simcore
 from simcore.cli import app
-from simcore.engine.request import strategy_label
 from simcore.engine.theme import THEMES_DIR, shipped_themes
-from simcore.runs import experiment as experiment_module
+from simcore.runs import runfolder
 from simcore.runs.experiment import ExperimentError, plan_experiment, shipped_experiments
 from simcore.runs.runfolder import MANIFEST, SEATS
+from strategies.presets import strategy_label
 
 runner = CliRunner()
 SHIPPED = Path(__file__).resolve().parent.parent / "configs" / "experiments"
@@ -279,10 +279,8 @@ def test_resume_plays_only_missing_chunks(tmp_path, monkeypatch):
     assert len(manifest["configs"]) == 4
 
     played = []
-    real = experiment_module.play_chunk
-    monkeypatch.setattr(
-        experiment_module, "play_chunk", lambda e, c: played.append(c.file) or real(e, c)
-    )
+    real = runfolder.play_chunk
+    monkeypatch.setattr(runfolder, "play_chunk", lambda e, c: played.append(c.file) or real(e, c))
     result = cli(*args)
     assert result.exit_code == 0 and "already played" in result.stdout and played == []
 

@@ -2,8 +2,8 @@
 
 import numpy as np
 import pytest
+from played import play_games
 
-from simcore.engine.play import play_games
 from simcore.engine.theme import load_theme
 from simcore.engine.vocab import R_LEADER, R_OUTLAW, ROLES
 

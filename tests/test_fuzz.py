@@ -42,12 +42,10 @@ from fuzz_themes import (
 from hypothesis import assume, currently_in_test_context, event, given, note, settings
 from hypothesis import strategies as st
 from hypothesis.control import current_build_context
+from played import play_games
 
 from simcore.engine import limits, vocab
-from simcore.engine.play import (
-    GameBlock,
-    play_games,
-)
+from simcore.engine.play import GameBlock
 from simcore.engine.rows import seat_frame
 from simcore.engine.state import (
     EV_BEER_SAVES,

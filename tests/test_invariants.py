@@ -8,10 +8,10 @@ CheckedModeError naming the game, so any failure here is reproducible from its s
 
 import numpy as np
 import pytest
+from played import play_games
 from scenario import FIVE, dist, table
 
 from simcore.engine import kernel
-from simcore.engine.play import play_games
 from simcore.engine.state import S_ERR
 from simcore.engine.vocab import (
     E_BANG,

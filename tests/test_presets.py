@@ -4,8 +4,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from played import play_games
 
-from simcore.engine.play import play_games
 from simcore.engine.vocab import E_NONE, R_OUTLAW, ROLES
 from strategies.params import (
     KEYS,

@@ -8,21 +8,20 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from played import best_response, play_games
 from typer.testing import CliRunner
 
 import strategies
 from simcore.cli import app
-from simcore.engine.play import play_games
 from simcore.engine.vocab import R_LEADER, R_OUTLAW, R_RENEGADE, ROLES
+from simcore.studies.search_loop import sub_seed
 from simcore.studies.tune import (
     Mixture,
     Settings,
     Space,
-    best_response,
     iterate,
     psro,
     regret_matching,
-    sub_seed,
 )
 from strategies.params import KEYS
 from strategies.presets import resolve_strategy
@@ -189,7 +188,7 @@ def test_a_one_profile_mixture_plays_the_pure_fields_games():
     settings = Settings("classic", 4, "renegade", "tuned", 3, 2, 0, 0.25, 64, 64, 256)
     pure = best_response(settings)
     mixture = Mixture(START, np.arange(4)[None, :], np.ones(1))
-    mixed = best_response(settings, mixture=mixture)
+    mixed = best_response(settings, field=mixture)
     assert mixed.vector == pure.vector
     assert (mixed.gain, mixed.baseline_rate, mixed.games_used) == (
         pure.gain, pure.baseline_rate, pure.games_used,

@@ -17,10 +17,11 @@ uses; test_every_switch_and_unshipped_name_has_a_test fails when one is added wi
 import inspect
 
 import numpy as np
+from played import play_games
 from scenario import BOOM, CLUB, DIAMOND, FIVE, FOUR, HEART, Table, table, targets, variant
 
 from simcore.engine import kernel, vocab
-from simcore.engine.play import CHECKED, NO_FEATURE, play_games
+from simcore.engine.play import CHECKED, NO_FEATURE
 from simcore.engine.state import new_states
 from simcore.engine.tables import pack_tables
 from simcore.engine.theme import (

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from played import play_games
 
 from simcore.engine.limits import RULES_VERSION
-from simcore.engine.play import play_games
 from simcore.engine.theme import load_theme
 from strategies.params import POLICY_VERSION
 

@@ -4,12 +4,14 @@ import json
 
 import numpy as np
 import pytest
+from played import best_response
 from typer.testing import CliRunner
 
 from simcore.cli import app
 from simcore.engine.vocab import ROLES
 from simcore.studies import tune as search
-from simcore.studies.tune import Generation, Settings, best_response, cma_search, new_optimizer
+from simcore.studies.search_loop import Generation, cma_search, games_for, new_optimizer
+from simcore.studies.tune import Settings
 from strategies.params import N_PARAMS
 from strategies.presets import resolve_strategy
 
@@ -103,7 +105,7 @@ def test_another_request_in_the_same_folder_is_refused(crippled, tmp_path):
 
 def test_games_per_candidate_rise_to_the_maximum():
     s = small("smart", generations=5, games_min=100, games_max=1600)
-    games = [search.games_for(s, g) for g in range(5)]
+    games = [games_for(s, g) for g in range(5)]
     assert games == sorted(games) and games[0] == 128 and games[-1] == 1600
 
 

@@ -7,15 +7,14 @@ import json
 
 import numpy as np
 import pytest
+from played import paused_games, play_games
 from scenario import PLAIN, Table
 from test_search_seat import on_one_thread, paused
 from typer.testing import CliRunner
 
 from simcore.cli import app
 from simcore.engine import kernel, state
-from simcore.engine.continuation import paused_games
 from simcore.engine.kernel import NO_STOP
-from simcore.engine.play import play_games
 from simcore.engine.search import N_Q, Q_CHANGED, Q_DECISIONS, Q_KIND, searched_decision
 from simcore.engine.tables import pack_tables
 from simcore.engine.theme import load_theme

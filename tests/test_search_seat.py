@@ -8,6 +8,7 @@ from dataclasses import replace
 import numba
 import numpy as np
 import pytest
+from played import paused_games, play_games
 from scenario import FOUR, PLAIN, Table
 from test_beliefs import permute_hidden
 from test_search import CRIPPLED
@@ -15,9 +16,7 @@ from typer.testing import CliRunner
 
 from simcore.cli import app
 from simcore.engine import kernel
-from simcore.engine.continuation import paused_games
 from simcore.engine.kernel import NO_STOP
-from simcore.engine.play import play_games
 from simcore.engine.rng import rng_seed
 from simcore.engine.search import LOG_FULL, NO_MIX, searched_decision, world_rows
 from simcore.engine.state import (

@@ -1,12 +1,12 @@
 """bangsim selfcheck: the checks pass on this engine, and each one can fail."""
 
 import numpy as np
+from played import play_games
 from scenario import variant
 from typer.testing import CliRunner
 
 from simcore.cli import app
 from simcore.engine.events import event_names
-from simcore.engine.play import play_games
 from simcore.engine.theme import load_theme
 from simcore.engine.vocab import R_RENEGADE, W_RENEGADE
 from simcore.studies import selfcheck

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from played import play_games
 
 import simcore
 from simcore.engine import theme as theme_module
 from simcore.engine import vocab
-from simcore.engine.play import play_games
 from simcore.engine.theme import THEMES_DIR, ThemeError, load_theme, shipped_themes
 from simcore.engine.vocab import R_LEADER, R_RENEGADE, W_LEADER, W_NONE, W_OUTLAW, W_RENEGADE
 

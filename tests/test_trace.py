@@ -16,11 +16,11 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from played import play_games
 from typer.testing import CliRunner
 
 from simcore.cli import app
 from simcore.engine import kernel
-from simcore.engine.play import play_games
 from simcore.engine.rows import seat_frame
 from simcore.engine.theme import load_theme, shipped_themes
 from simcore.engine.vocab import CHECKS

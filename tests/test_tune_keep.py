@@ -152,11 +152,12 @@ def stand_in(monkeypatch, gains: dict) -> set:
     (round index, role, search) (0 where unset), taken when positive, its vector 10 r + k.
     Returns the set that collects each search's (k, sigma0)."""
     import simcore.studies.tune as tune
+    from simcore.studies.search_loop import sub_seed
 
-    seeds = {tune.sub_seed(SEEDS[0], "search", k): k for k in (2, 3)}
+    seeds = {sub_seed(SEEDS[0], "search", k): k for k in (2, 3)}
     widths = set()
 
-    def respond(theme_id, players, r, role, seed, field_file, text, br, *rest):
+    def respond(theme_id, theme, players, r, role, seed, field_file, text, br, *rest):
         k = seeds.get(seed, 1)
         widths.add((k, (br or {}).get("sigma0")))
         gain = gains.get((r, role, k), 0.0)

@@ -28,6 +28,7 @@ from simcore.cli import app
 from simcore.engine.request import config_label, split_label
 from simcore.runs.experiment import run_experiment
 from simcore.runs.runfolder import MANIFEST
+from strategies.presets import strategy_label
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = 150
@@ -254,7 +255,7 @@ def test_a_strategy_named_by_its_file_path_stays_one_part_of_the_label():
     its "/"s in the configuration label; the verdict line reads it back as the strategy,
     not as a pool or overrides."""
     spec = f"{Path(simcore.__file__).parent.parent}/strategies/tuned/classic.toml:tuned"
-    label = config_label("classic", 5, f"renegade={spec}", ["Jourdonnais"])
+    label = config_label("classic", 5, strategy_label(f"renegade={spec}"), ["Jourdonnais"])
     parts = split_label(label)
     assert (parts.theme, parts.players, parts.extras) == ("classic", "5p", ["pool:Jourdonnais"])
     assert f"renegade={spec}" in parts.strategy and parts.strategy.startswith("leader=")

@@ -319,7 +319,6 @@ def experiment(
     bangsim experiment my_experiment.toml --out runs/mine
     """
     from simcore.runs.experiment import execute_experiment, plan_experiment
-    from simcore.runs.experiment import pending_games as pending_experiment_games
 
     try:
         if threads is not None:
@@ -333,7 +332,7 @@ def experiment(
     for skipped in plan.skipped:
         typer.echo(f"skipped {skipped}: the theme has no role table for that many players")
     ctx.with_resource(folder_lock(plan.out))  # as in run: held until the report is written
-    pending = pending_experiment_games(plan)
+    pending = pending_games(plan)
     backend = open_backend(ctx, backend_name, address)
     seconds = play_timed(
         lambda: execute_experiment(plan, progress, backend), plan.out, plan.chunks, plan.precision

@@ -241,7 +241,8 @@ def tune(
     try:
         counts = parse_players(players)
         check_keep(keep, "--keep")
-        resolve_strategy(field)
+        loaded = load_theme(theme)
+        fields = {n: resolve_strategy(field, n, loaded.plays_as) for n in counts}
     except ValueError as e:
         fail(str(e))
     if method not in METHODS:
@@ -271,6 +272,7 @@ def tune(
             fail(f"unknown role {role!r} (roles: {', '.join(ROLES)})")
         if len(counts) != 1:
             fail("--role searches one player count: give --players a single number")
+        resolved = fields[counts[0]]
         settings = Settings(theme, counts[0], role, field, seed, **budget)
         folder = folder / f"{counts[0]}p-{role}" if out is None else folder
         bar = tqdm(total=generations, desc=f"tune {role}", unit="gen", disable=not progress)
@@ -280,12 +282,14 @@ def tune(
             bar.set_postfix_str(f"{gen.games} games/candidate, best gain {100 * best:+.1f} pts")
 
         try:
-            result = best_response(settings, folder, progress, backend)
+            result = best_response(
+                settings, folder, progress, backend, theme=loaded, field=resolved
+            )
         except ValueError as e:
             fail(str(e))
         finally:
             bar.close()
-        matrix = resolve_strategy(field, counts[0], load_theme(theme).plays_as).matrix.copy()
+        matrix = resolved.matrix.copy()
         matrix[ROLES.index(role)] = result.vector
         save(folder / "best.toml", preset_toml("best", {counts[0]: matrix}, result.summary()))
         typer.echo(result.summary())
@@ -697,8 +701,7 @@ def band(
     bangsim band --shipped --format json
     """
     from simcore.engine.vocab import WINNERS
-    from simcore.studies.band import band as search_band
-    from simcore.studies.band import bands_dir, ship_band, shipped_bands, span_sides, write_band
+    from simcore.studies.band import bands_dir, shipped_bands, side_bands
 
     check_text_or_json(output)
     if shipped:
@@ -741,40 +744,12 @@ def band(
         if progress:
             typer.echo(line + " ...", err=True)
 
-    results = []
-    asked: dict = {}  # the sides' bands share their searches (the start's checks at least)
     try:
-        for s in sides:
-            results.append(
-                search_band(
-                    theme,
-                    players,
-                    s,
-                    folder / s,
-                    epsilon / 100,
-                    seed,
-                    start,
-                    rounds,
-                    push=budget,
-                    respond=budget,
-                    check=budget,
-                    final_games=budget["final_games"],
-                    progress=announce,
-                    backend=backend,
-                    shared=folder / "searches",
-                    asked=asked,
-                    spot_check=spot_check,
-                    search=search,
-                    also=also or (),
-                    check_seeds=check_seeds,
-                )  # fmt: skip
-            )
-        if len(results) > 1:  # each side's band spans every side's profiles within epsilon
-            results = span_sides(results)
-            for b in results:
-                write_band(b, folder / b.side)
-        for b in results if ship else []:
-            ship_band(b)
+        results = side_bands(
+            theme, players, sides, folder, epsilon / 100, seed, start, rounds, budget, ship,
+            progress=announce, backend=backend, spot_check=spot_check, search=search,
+            also=also or (), check_seeds=check_seeds,
+        )  # fmt: skip
     except ValueError as e:
         fail(str(e))
     if ship and progress:

@@ -24,7 +24,14 @@ from numba import config, get_thread_id, prange
 from simcore.engine.jit import njit
 from simcore.engine.kernel import NO_STOP, play_on, seat_strategies, setup_game, verify
 from simcore.engine.limits import BLOCK
-from simcore.engine.play import NO_FEATURE, CheckedModeError, character_pool, check_players
+from simcore.engine.play import (
+    NO_FEATURE,
+    CheckedModeError,
+    Strategy,
+    character_pool,
+    check_players,
+    check_resolved,
+)
 from simcore.engine.rng import rng_seed
 from simcore.engine.search import copies, resample_hidden
 from simcore.engine.state import (
@@ -41,7 +48,6 @@ from simcore.engine.state import (
 )
 from simcore.engine.tables import pack_tables
 from simcore.engine.theme import Theme, load_theme
-from strategies.presets import DEFAULT_PRESET, Strategy, resolve_strategy
 
 
 @njit(cache=True)
@@ -126,23 +132,24 @@ def paused_games(
     games: np.ndarray,
     stops: np.ndarray,
     *,
-    strategy: "str | dict[str, str] | Strategy" = DEFAULT_PRESET,
+    strategy: Strategy,
     checked: bool = False,
 ) -> np.recarray:
     """State records of games `games` of (theme, players, seed) paused at turns `stops`
-    (each the same game play_games plays, up to there; one that ended earlier is over)."""
+    (each the same game play_games plays, up to there; one that ended earlier is over) with
+    `strategy` resolved for `players` (play.Strategy)."""
     theme = load_theme(theme)
     check_players(theme, players)
-    strat = resolve_strategy(strategy, players, theme.plays_as)
+    check_resolved(strategy, players)
     games = np.asarray(games, np.int64)
     paused = new_states(len(games))
     with np.errstate(over="ignore"):
         pause_games(
             paused,
             pack_tables(theme.tables),
-            strat.matrix,
+            strategy.matrix,
             character_pool(theme, None, players),
-            strat.role_preset,
+            strategy.role_preset,
             players,
             seed,
             games,
@@ -153,29 +160,32 @@ def paused_games(
 
 
 def _start(theme, state, seat, seed, strategy):
-    """(theme, the words of a copy of state, strategy) after the argument checks."""
+    """(theme, the words of a copy of state) after the argument checks."""
     theme = load_theme(theme)
     players = int(state.s[S_N])
     if state.s[S_OVER]:
         raise ValueError("the game is over: nothing to continue")
     if not -1 <= seat < players:
         raise ValueError(f"seat {seat} is not at a table of {players}")
+    check_resolved(strategy, players)
     if not -1 <= seed < 2**63:
         raise ValueError("seed must be between -1 (the state's own stream) and 2**63 - 1")
     start = new_states(1)
     start[0] = state
-    return theme, copies(start).words[0], resolve_strategy(strategy, players, theme.plays_as)
+    return theme, copies(start).words[0]
 
 
-def sample_worlds(theme, state, seat, seed, worlds, strategy=DEFAULT_PRESET) -> np.recarray:
+def sample_worlds(theme, state, seat, seed, worlds, strategy: Strategy) -> np.recarray:
     """State records of worlds `worlds` (indices) of (seed) of the paused `state` seen from
     `seat` (new_world), ready to play on; `state` itself is left unchanged."""
-    theme, start, strat = _start(theme, state, seat, seed, strategy)
+    theme, start = _start(theme, state, seat, seed, strategy)
     worlds = np.asarray(worlds, np.int64)
     out = new_states(len(worlds))
     tables = pack_tables(theme.tables)
     with np.errstate(over="ignore"):
-        new_worlds(start, copies(out), tables, strat.matrix, strat.role_preset, seat, seed, worlds)
+        new_worlds(
+            start, copies(out), tables, strategy.matrix, strategy.role_preset, seat, seed, worlds
+        )
     return out
 
 
@@ -187,13 +197,13 @@ def continue_worlds(
     seed: int,
     *,
     world0: int = 0,
-    strategy: "str | dict[str, str] | Strategy" = DEFAULT_PRESET,
+    strategy: Strategy,
 ) -> Continuations:
     """Play the paused `state` (one record of paused_games) on `worlds` times, worlds
     world0.. of (seed), each with what `seat` cannot see redealt (seat -1: nothing) and
     `strategy` at every seat; `state` itself is left unchanged. Seed -1: every world goes on
     with the state's own random stream (with seat -1: the game as it would have gone on)."""
-    theme, start, strat = _start(theme, state, seat, seed, strategy)
+    theme, start = _start(theme, state, seat, seed, strategy)
     players = int(state.s[S_N])
     out = np.zeros((worlds, 5), np.int64)
     with np.errstate(over="ignore"):
@@ -201,8 +211,8 @@ def continue_worlds(
             start,
             copies(new_states(config.NUMBA_NUM_THREADS)),
             pack_tables(theme.tables),
-            strat.matrix,
-            strat.role_preset,
+            strategy.matrix,
+            strategy.role_preset,
             seat,
             seed,
             world0,

@@ -6,7 +6,7 @@ only its own games' output slots, so results are identical for any thread count 
 
 import difflib
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 from numba import config, get_thread_id, prange
@@ -14,7 +14,7 @@ from numba import config, get_thread_id, prange
 from simcore.engine.jit import njit
 from simcore.engine.kernel import play_game
 from simcore.engine.limits import BLOCK, MAX_PLAYERS, MIN_PLAYERS
-from simcore.engine.search import C_ROLES, N_OPT, N_Q, NO_MIX, copies, search_game
+from simcore.engine.search import C_ROLES, N_CFG, N_OPT, N_Q, NO_MIX, copies, search_game
 from simcore.engine.state import (
     ERRORS,
     N_EV,
@@ -33,7 +33,21 @@ from simcore.engine.vocab import (
     ROLES,
     SIDE_OF,
 )
-from strategies.presets import DEFAULT_PRESET, NO_SEARCH, Strategy, resolve_strategy
+
+
+class Strategy(Protocol):
+    """What the engine reads of a strategy resolved at the edge (strategies.presets.Strategy:
+    resolve_strategy(spec, players, theme.plays_as, mixed=True)); the engine parses no spec."""
+
+    players: int | None  # the player count it was resolved for
+    matrix: np.ndarray  # float64[4, N_PARAMS]: row r is what role r plays
+    role_preset: np.ndarray  # int64[4]: the row of `matrix` each canonical role plays
+    names: tuple[str, ...]  # the preset each row plays
+    bases: tuple[str, ...]  # per role, the preset it plays or searches from (traces show it)
+    search: Any  # how its searching roles search (None: none searches)
+    mixture: Any  # a mixed strategy's draws (strategies.presets.Mixture), else None
+
+    def search_config(self) -> np.ndarray: ...
 
 
 class GameBlock(NamedTuple):
@@ -224,6 +238,12 @@ def check_players(theme: Theme, players: int) -> None:
         raise ValueError(f"theme {theme.id!r} plays {counts} players, not {players}")
 
 
+def check_resolved(strategy: Strategy, players: int) -> None:
+    """A strategy's per-count values are those of the table it plays at."""
+    if strategy.players != players:
+        raise ValueError(f"a strategy resolved for {strategy.players} players, played at {players}")
+
+
 def parse_feature(theme: Theme, feature: str | None, players: int) -> np.ndarray:
     """setup_game's `feature` from "NAME" or "NAME=ROLE" (a canonical role or the theme's
     name for it); a one-line ValueError for an unknown name or a role the table lacks."""
@@ -258,6 +278,7 @@ def did_you_mean(name: str, names: list[str]) -> str:
 
 
 NO_GAMES = np.zeros(0, np.int64)  # play_block's game_idx: game0 + g
+NO_SEARCH = np.zeros(N_CFG, np.int64)  # _play's `cfg` without a searching role
 
 
 def _play(
@@ -333,14 +354,15 @@ def play_games(
     seed: int,
     *,
     game0: int = 0,
-    strategy: "str | dict[str, str] | Strategy" = DEFAULT_PRESET,
+    strategy: Strategy,
     characters: Sequence[str] | None = None,
     feature: str | None = None,
     checked: bool = False,
     events: bool = False,
     search_log: int = 0,
 ) -> GameBlock:
-    """Play games game0 .. game0+games-1 of (theme, players, seed); see GameBlock.
+    """Play games game0 .. game0+games-1 of (theme, players, seed) with `strategy`, resolved
+    for `players` (Strategy); see GameBlock.
     `feature` ("NAME" or "NAME=ROLE") puts that character in every game at a uniformly random
     seat (of that role), the others dealt from `characters` less it. `events` also returns
     the per-game event counts and the cards each seat used; `search_log` (rows per game)
@@ -352,12 +374,12 @@ def play_games(
         raise ValueError("games must be at least 0")
     if not 0 <= seed < 2**63:
         raise ValueError("seed must be between 0 and 2**63 - 1")
-    strat = resolve_strategy(strategy, players, theme.plays_as, mixed=True)
+    check_resolved(strategy, players)
     feat = parse_feature(theme, feature, players)
     pool = character_pool(theme, characters, players - (feat[0] >= 0), exclude=feat[0])
-    mix = strat.mixture
-    W = strat.matrix if mix is None else mix.rows
-    rows = strat.role_preset.reshape(1, 4) if mix is None else mix.draw(seed, games, game0)
+    mix = strategy.mixture
+    W = strategy.matrix if mix is None else mix.rows
+    rows = strategy.role_preset.reshape(1, 4) if mix is None else mix.draw(seed, games, game0)
     out = _play(
         theme,
         players,
@@ -371,7 +393,7 @@ def play_games(
         feat,
         checked,
         events,
-        strat.search_config(),
+        strategy.search_config(),
         search_log,
         NO_MIX if mix is None else mix.table(),
     )
@@ -390,11 +412,11 @@ def play_games(
         character=out_p[:, :, 1].astype(np.int16),
         survived=out_p[:, :, 2].astype(bool),
         won=np.take_along_axis(side_won, role.astype(np.int64), axis=1),
-        preset=strat.role_preset[role].astype(np.int8),
-        preset_names=strat.names,
+        preset=strategy.role_preset[role].astype(np.int8),
+        preset_names=strategy.names,
         featured=out_s[:, 5].astype(np.int8),
         events=out.e,
         used=out.u,
-        searched=out.q if strat.search else None,
-        decisions=out.d if strat.search and search_log else None,
+        searched=out.q if strategy.search else None,
+        decisions=out.d if strategy.search and search_log else None,
     )

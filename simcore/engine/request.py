@@ -1,6 +1,7 @@
 """What a play request may ask, checked, and the label of the configuration it names:
-player counts, game counts, character pools, featured characters, strategies. `simulate`,
-`bangsim run` and every study check their requests here, so all say the same one line.
+player counts, game counts, character pools, featured characters. `simulate`,
+`bangsim run` and every study check their requests here, so all say the same one line
+(a strategy spec is checked and labelled where it is resolved: strategies.presets).
 """
 
 from __future__ import annotations
@@ -8,19 +9,14 @@ from __future__ import annotations
 import difflib
 import hashlib
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from simcore.engine import limits
 from simcore.engine.theme import Theme
 from strategies.params import POLICY_VERSION
-from strategies.presets import DEFAULT_PRESET, resolve_strategy
-from strategies.presets import Strategy as PresetStrategy
 
-DEFAULT_STRATEGY = DEFAULT_PRESET
 POOL_NAMES_IN_LABEL = 3  # pools up to this size are spelled out in config labels
-
-Strategy = str | Mapping[str, str] | PresetStrategy  # see strategies.presets.resolve_strategy
 
 
 def games_versions() -> dict[str, int]:
@@ -37,21 +33,23 @@ def versions_words(rules: object, policy: object = None) -> str:
 
 
 def config_label(
-    theme_id: str, players: int, strategy: Strategy = DEFAULT_STRATEGY,
+    theme_id: str, players: int, strategy: str,
     characters: Sequence[str] | None = None, feature: str | None = None,
 ) -> str:  # fmt: skip
     """The label of one configuration: ``{theme}/{players}p/{strategy}[/{pool}][/feature=F]``.
 
-    strategy is its canonical label (strategy_label): the preset name, or
-    ``role=preset,...`` for all four roles in canonical order when they differ. The pool part appears only when a character pool was given:
+    strategy is the strategy's canonical label (strategies.presets.strategy_label): the
+    preset name, or ``role=preset,...`` for all four roles in canonical order when they
+    differ. The pool part appears only when a character pool was given:
     ``pool:Name+Name`` for up to 3 names, else ``pool{count}-{6 hex of its hash}``.
 
     >>> config_label("classic", 5, "basic")
     'classic/5p/basic'
-    >>> config_label("classic", 4, {"leader": "random"}, ["Jourdonnais"])
+    >>> config_label("classic", 4, "leader=random,deputy=smart,outlaw=smart,renegade=smart",
+    ...              ["Jourdonnais"])
     'classic/4p/leader=random,deputy=smart,outlaw=smart,renegade=smart/pool:Jourdonnais'
     """
-    parts = [theme_id, f"{players}p", strategy_label(strategy)]
+    parts = [theme_id, f"{players}p", strategy]
     if characters is not None:
         names = list(characters)
         if len(names) <= POOL_NAMES_IN_LABEL:
@@ -90,14 +88,6 @@ def split_label(label: str) -> LabelParts:
     end = max([2, *names])
     return LabelParts(parts[0], parts[1] if len(parts) > 1 else "", "/".join(parts[2 : end + 1]),
                       parts[end + 1 :])  # fmt: skip
-
-
-def strategy_label(strategy: Strategy) -> str:
-    """The canonical name of a strategy: the preset name when every role plays the same one,
-    else ``role=preset,...`` for all four roles in canonical order (roles not given play
-    `smart`, DEFAULT_PRESET); a mixture file's path. ValueError (one line) for an unknown
-    preset or role, or a file that is not a mixture."""
-    return resolve_strategy(strategy, mixed=True).label()
 
 
 def safe_name(label: str) -> str:
@@ -184,17 +174,3 @@ def check_feature(feature: str | None, theme: Theme, players: Iterable[int] = ()
         index, role = parse_feature(theme, feature, n)
     name = theme.character_names[int(index)]
     return name if role < 0 else f"{name}={ROLES[int(role)]}"
-
-
-def check_strategy(strategy: Strategy, counts: Sequence[int] = ()) -> str:
-    """The strategy's canonical label (see strategy_label), which the engine also accepts;
-    also read at each of `counts` (a mixture file may lack one)."""
-    if isinstance(strategy, str) and not strategy.strip():
-        raise ValueError("strategy must be a preset name, got an empty string")
-    if not isinstance(strategy, str | Mapping | PresetStrategy):
-        raise ValueError(
-            f"strategy must be a preset name or a role -> preset dict, got {strategy!r}"
-        )
-    for n in counts:
-        resolve_strategy(strategy, n, mixed=True)
-    return strategy_label(strategy)

@@ -81,7 +81,6 @@ from simcore.engine.vocab import (
     WINNERS,
 )
 from strategies.params import P_RANDOM
-from strategies.presets import resolve_strategy, split_search
 
 EFFECT_NAMES = {code: name for name, code in EFFECTS.items()}
 CHECK_NAMES = {bit: name for name, bit in CHECKS.items()}
@@ -612,16 +611,16 @@ def observing(rec: Recorder, log: list[list[int]] | None = None) -> Iterator[Non
             setattr(module, name, real)
 
 
-def decision_log(spec: TraceSpec) -> list[list[int]] | None:
+def decision_log(spec: TraceSpec, strategy: engine.Strategy) -> list[list[int]] | None:
     """The game's searched decisions as the compiled kernel takes them (search.log_decision's
-    rows, as lists), for `replaying`; None when no seat searches. Run with numba compiling:
-    the rollouts are the compiled game's."""
-    if resolve_strategy(spec.strategy).search is None:
+    rows, as lists), for `replaying`; None when no seat searches. `strategy`: spec.strategy
+    resolved for its table. Run with numba compiling: the rollouts are the compiled game's."""
+    if strategy.search is None:
         return None
     rows = 1 << 12
     while True:
         block = engine.play_games(
-            spec.theme(), spec.players, 1, spec.seed, game0=spec.game, strategy=spec.strategy,
+            spec.theme(), spec.players, 1, spec.seed, game0=spec.game, strategy=strategy,
             characters=spec.characters, feature=spec.feature, search_log=rows,
         )  # fmt: skip
         log = block.decisions[0]
@@ -634,19 +633,18 @@ def decision_log(spec: TraceSpec) -> list[list[int]] | None:
     return log[:r].tolist()
 
 
-def record_game(spec: TraceSpec) -> dict[str, Any]:
-    """Replay one game with the observers on; the trace (see simcore.studies.trace)."""
+def record_game(spec: TraceSpec, strategy: engine.Strategy) -> dict[str, Any]:
+    """Replay one game with the observers on, `strategy` (spec.strategy resolved for its
+    table); the trace (see simcore.studies.trace)."""
     from simcore.engine.tables import pack_tables
 
     theme = spec.theme()
-    strategy = resolve_strategy(spec.strategy)
     if strategy.search is not None and spec.decisions is None:
         raise RuntimeError("a searching seat's trace needs its compiled game's decision_log")
-    bases = tuple(split_search(s)[1] for s in strategy.by_role)
-    rec = Recorder(theme, pack_tables(theme.tables)[0], bases)
+    rec = Recorder(theme, pack_tables(theme.tables)[0], strategy.bases)
     with observing(rec, spec.decisions):
         block = engine.play_games(
-            theme, spec.players, 1, spec.seed, game0=spec.game, strategy=spec.strategy,
+            theme, spec.players, 1, spec.seed, game0=spec.game, strategy=strategy,
             characters=spec.characters, feature=spec.feature, checked=True,
         )  # fmt: skip
     winner = int(block.winner[0])

@@ -29,25 +29,18 @@ import re
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import Any
 
-import polars as pl
-
 from simcore.engine import limits
-from simcore.engine.event_rows import event_frame
 from simcore.engine.request import (
-    DEFAULT_STRATEGY,
     check_characters,
     check_feature,
     check_games,
-    check_strategy,
     config_label,
     games_versions,
     safe_name,
 )
-from simcore.engine.rows import seat_frame
 from simcore.engine.theme import (
     CONFIGS_DIR,
     Theme,
@@ -62,24 +55,23 @@ from simcore.runs.backend import Backend
 from simcore.runs.precision import DEFAULT_CAP, Precision, check_precision
 from simcore.runs.runfolder import (
     DEFAULT_CHUNK_SIZE,
-    MANIFEST_FORMAT,
-    SEATS,
-    ChunkRows,
+    Cell,
+    Chunk,
     _json_normal,
-    _now,
-    adaptive_rounds,
     check_folder,
-    pending_in,
+    new_manifest,
+    plan_chunks,
     theme_digest,
-    versions,
     write_chunks,
 )
+from strategies.presets import DEFAULT_PRESET, check_strategy
 
 SECTIONS = ("experiment", "grid", "overrides")
 EXPERIMENT_KEYS = (
     "title", "description", "games", "seed", "chunk_size", "checked", "precision",
     "precision_characters",
 )  # fmt: skip
+
 GRID_KEYS = ("themes", "players", "strategies", "characters", "feature")
 LEVEL_KEYS = ("strategy", "games")  # a strategy level with its own games per cell
 DEFAULT_GAMES = 10_000
@@ -124,40 +116,6 @@ class Level:
 
 
 @dataclass(frozen=True)
-class Cell:
-    """One configuration of the grid."""
-
-    label: str
-    theme: Theme  # overrides applied and compiled
-    players: int
-    strategy: str  # canonical strategy label
-    characters: list[str] | None
-    overrides: tuple[Override, ...]
-    stem: str  # file-name stem of its chunks
-    feature: str | None = None  # canonical "NAME" or "NAME=role" (simcore.api.check_feature)
-    games: int = DEFAULT_GAMES  # games 0 .. games - 1 (the most, with a precision target)
-
-
-@dataclass(frozen=True)
-class CellChunk:
-    """Games game0 .. game0 + games - 1 of one cell, stored in `file`."""
-
-    cell: Cell
-    index: int
-    game0: int
-    games: int
-    file: str  # relative to the run folder
-
-    @property
-    def label(self) -> str:
-        return self.cell.label
-
-    @property
-    def players(self) -> int:
-        return self.cell.players
-
-
-@dataclass(frozen=True)
 class Experiment:
     """A validated experiment and its chunk plan; nothing on disk yet."""
 
@@ -173,7 +131,7 @@ class Experiment:
     cells: list[Cell]
     skipped: list[str]  # (theme, players) pairs the theme has no role table for
     request: dict[str, Any]
-    chunks: list[CellChunk]
+    chunks: list[Chunk]
     events: bool = True  # write each chunk's event file (simcore.engine.event_rows)
     precision: Precision | None = None  # adaptive: `games` is the cap (simcore.runs.precision)
 
@@ -254,7 +212,7 @@ def plan_experiment(
 
     themes = grid_themes(grid.get("themes", ["classic"]), source)
     counts = grid_players(grid.get("players", [5]), name)
-    strategies = grid_strategies(grid.get("strategies", [DEFAULT_STRATEGY]), name, counts)
+    strategies = grid_strategies(grid.get("strategies", [DEFAULT_PRESET]), name, counts)
     pools = grid_pools(grid.get("characters", [ALL]), name)
     features = grid_features(grid.get("feature") if feature is None else feature, name)
     axes = override_axes(spec.get("overrides", {}), name)
@@ -286,8 +244,8 @@ def plan_experiment(
                                 + [o.label for o in overrides]
                             )  # fmt: skip
                             cells.append(
-                                Cell(label, variant, n, level.strategy, checked_pool, overrides,
-                                     "", featured, level.games or games)
+                                Cell(label, variant, n, level.strategy, checked_pool, featured,
+                                     level.games or games, overrides)
                             )  # fmt: skip
     if not cells:
         raise ExperimentError(
@@ -332,15 +290,9 @@ def plan_experiment(
     )
     out = Path(out) if out is not None else Path("runs") / source.stem
     check_folder(out, request)
-    chunks = []
-    for cell in cells:
-        for i in range(math.ceil(cell.games / chunk_size)):
-            game0 = i * chunk_size
-            file = f"{SEATS}/{cell.stem}-{i:05d}.parquet"
-            chunks.append(CellChunk(cell, i, game0, min(chunk_size, cell.games - game0), file))
     return Experiment(
         source, out, title, description, games, seed, chunk_size, checked, themes, cells,
-        skipped, request, chunks, bool(events), adaptive,
+        skipped, request, plan_chunks(cells, chunk_size), bool(events), adaptive,
     )  # fmt: skip
 
 
@@ -665,26 +617,38 @@ def value_text(value: Any) -> str:
 # --- running -------------------------------------------------------------------------------
 
 
-def pending_games(exp: Experiment) -> int:
-    """Games of `exp` not yet written to its folder (all of them for a new folder)."""
-    return pending_in(exp.out, exp.chunks)
-
-
 def execute_experiment(
     exp: Experiment, progress: bool = True, backend: Backend | None = None
 ) -> Path:
     """Play the chunks of `exp` not yet in its folder, writing each as it completes;
     `backend` (simcore.runs.backend, default local) plays them."""
+    experiment = {
+        "file": str(exp.source),
+        "title": exp.title,
+        "description": exp.description,
+        "cells": len(exp.cells),
+        "skipped": exp.skipped,
+    }
+    configs = [
+        {
+            "label": cell.label,
+            "theme": cell.theme.id,
+            "players": cell.players,
+            "strategy": cell.strategy,
+            "characters": cell.characters,
+            "feature": cell.feature,
+            "overrides": {o.key: o.value for o in cell.overrides},
+            "games": cell.games,
+            "chunks": math.ceil(cell.games / exp.chunk_size),
+        }
+        for cell in exp.cells
+    ]
     return write_chunks(
-        exp.out,
-        exp.request,
-        lambda: _new_manifest(exp),
-        exp.chunks,
+        exp,
+        lambda: new_manifest(exp.request, configs, exp.themes, experiment),
         f"{exp.title} ({len(exp.cells)} cells)",
-        partial(play_chunk, exp),
         lambda chunk: chunk.label,
         progress,
-        adaptive_rounds(exp.out, exp.chunks, exp.precision),
         backend,
     )
 
@@ -700,23 +664,6 @@ def run_experiment(
         precision_characters=precision_characters,
     )  # fmt: skip
     return execute_experiment(plan, progress=progress)
-
-
-def play_chunk(exp: Experiment, chunk: CellChunk) -> ChunkRows | pl.DataFrame:
-    """The seat and event rows of one chunk (pure: same cell, seed and games -> same rows,
-    anywhere); the seat rows alone when the experiment keeps no events."""
-    from simcore.engine.play import play_games
-
-    cell = chunk.cell
-    block = play_games(
-        cell.theme, cell.players, chunk.games, exp.seed, game0=chunk.game0,
-        strategy=cell.strategy, characters=cell.characters, feature=cell.feature,
-        checked=exp.checked, events=exp.events,
-    )  # fmt: skip
-    seats = seat_frame(block, cell.theme, cell.players, chunk.game0, cell.label)
-    if not exp.events:
-        return seats
-    return ChunkRows(seats, event_frame(block, cell.theme, cell.players, chunk.game0, cell.label))
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -735,44 +682,6 @@ def _with_stems(cells: list[Cell], name: str) -> list[Cell]:
             stem += "-" + hashlib.sha1(cell.label.encode()).hexdigest()[:6]
         result.append(dataclasses.replace(cell, stem=stem))
     return result
-
-
-def _new_manifest(exp: Experiment) -> dict[str, Any]:
-    now = _now()
-    return {
-        "format": MANIFEST_FORMAT,
-        "request": exp.request,
-        "experiment": {
-            "file": str(exp.source),
-            "title": exp.title,
-            "description": exp.description,
-            "cells": len(exp.cells),
-            "skipped": exp.skipped,
-        },
-        "configs": [
-            {
-                "label": cell.label,
-                "theme": cell.theme.id,
-                "players": cell.players,
-                "strategy": cell.strategy,
-                "characters": cell.characters,
-                "feature": cell.feature,
-                "overrides": {o.key: o.value for o in cell.overrides},
-                "games": cell.games,
-                "chunks": math.ceil(cell.games / exp.chunk_size),
-            }
-            for cell in exp.cells
-        ],
-        "theme_files": {t.id: str(t.path) if t.path else None for t in exp.themes},
-        "versions": versions(),
-        "created": now,
-        "updated": now,
-        "finished": None,
-        "run_seconds": 0.0,
-        "complete": False,
-        "sessions": [],
-        "chunks_done": [],
-    }
 
 
 def _as_list(value: Any, where: str, what: str) -> list[Any]:

@@ -34,13 +34,13 @@ import os
 import platform
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 from importlib import metadata
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import polars as pl
 from tqdm.auto import tqdm
@@ -55,12 +55,9 @@ from simcore.engine.event_rows import (
 )
 from simcore.engine.event_rows import WRITE_OPTIONS as EVENT_WRITE_OPTIONS
 from simcore.engine.request import (
-    DEFAULT_STRATEGY,
-    Strategy,
     check_characters,
     check_feature,
     check_games,
-    check_strategy,
     config_label,
     games_versions,
     player_counts,
@@ -75,6 +72,7 @@ from simcore.runs.backend import Backend, LocalBackend
 from simcore.runs.lock import LOCK_FILE, folder_lock
 from simcore.runs.precision import DEFAULT_CAP, Precision, check_precision, precision_rounds
 from strategies.params import POLICY_VERSION
+from strategies.presets import DEFAULT_PRESET, StrategySpec, check_strategy, resolve_strategy
 
 MANIFEST = "manifest.json"
 SEATS = "seats"
@@ -90,15 +88,38 @@ class RunFolderError(UserError):
 
 
 @dataclass(frozen=True)
-class Chunk:
-    """Games game0 .. game0 + games - 1 of one configuration, stored in `file`."""
+class Cell:
+    """One configuration a run folder holds: a run's table at one player count, or one cell
+    of an experiment's grid (a run is an experiment of one theme and strategy)."""
 
-    label: str  # config label (simcore.api.config_label)
+    label: str  # config label (simcore.engine.request.config_label, an experiment's overrides)
+    theme: Theme  # an experiment's overrides applied and compiled
     players: int
-    index: int  # chunk number within the configuration
+    strategy: str  # canonical label (strategies.presets.strategy_label)
+    characters: list[str] | None
+    feature: str | None  # canonical "NAME" or "NAME=role" (simcore.api.check_feature)
+    games: int  # games 0 .. games - 1 (the most, with a precision target)
+    overrides: tuple[Any, ...] = ()  # an experiment's (simcore.runs.experiment.Override)
+    stem: str = ""  # file-name stem of its chunks
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Games game0 .. game0 + games - 1 of one cell, stored in `file`."""
+
+    cell: Cell
+    index: int  # chunk number within the cell
     game0: int
     games: int
     file: str  # path relative to the run folder
+
+    @property
+    def label(self) -> str:
+        return self.cell.label
+
+    @property
+    def players(self) -> int:
+        return self.cell.players
 
 
 @dataclass(frozen=True)
@@ -110,11 +131,12 @@ class Study:
     players: list[int]
     games: int
     seed: int
-    strategy: str  # canonical label (simcore.api.strategy_label); the engine accepts it
+    strategy: str  # canonical label (strategies.presets.strategy_label)
     characters: list[str] | None
     chunk_size: int
     checked: bool
     request: dict[str, Any]  # JSON form of what was asked: identical request = resumable
+    cells: list[Cell]  # one per player count
     chunks: list[Chunk]
     feature: str | None = None  # canonical "NAME" or "NAME=role" (simcore.api.check_feature)
     events: bool = True  # write each chunk's event file (simcore.engine.event_rows)
@@ -125,13 +147,26 @@ class Study:
         return self.games * len(self.players)
 
 
+class Plan(Protocol):
+    """What playing a run folder reads of its plan: a Study (`bangsim run`) or an Experiment
+    (simcore.runs.experiment)."""
+
+    out: Path
+    request: dict[str, Any]
+    chunks: list[Chunk]
+    seed: int
+    checked: bool
+    events: bool
+    precision: Precision | None
+
+
 def run_study(
     out: Path,
     theme: str | Path | Theme,
     players: Sequence[int],
     games: int | None,
     seed: int,
-    strategy: Strategy = DEFAULT_STRATEGY,
+    strategy: StrategySpec = DEFAULT_PRESET,
     characters: Sequence[str] | None = None,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     checked: bool = False,
@@ -166,7 +201,7 @@ def plan_study(
     players: Sequence[int],
     games: int | None,
     seed: int,
-    strategy: Strategy = DEFAULT_STRATEGY,
+    strategy: StrategySpec = DEFAULT_PRESET,
     characters: Sequence[str] | None = None,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     checked: bool = False,
@@ -217,64 +252,66 @@ def plan_study(
         }
     )
     check_folder(out, request)
-    chunks = []
+    cells = []
     for n in counts:
         config = config_label(loaded.id, n, label, pool, feature)
-        for i in range(math.ceil(games / chunk_size)):
-            game0 = i * chunk_size
-            count = min(chunk_size, games - game0)
-            file = f"{SEATS}/{safe_name(config)}-{i:05d}.parquet"
-            chunks.append(Chunk(config, n, i, game0, count, file))
+        cells.append(Cell(config, loaded, n, label, pool, feature, games, stem=safe_name(config)))
     return Study(
-        out, loaded, counts, games, seed, label, pool, chunk_size, checked, request, chunks,
-        feature, bool(events), adaptive,
+        out, loaded, counts, games, seed, label, pool, chunk_size, checked, request, cells,
+        plan_chunks(cells, chunk_size), feature, bool(events), adaptive,
     )  # fmt: skip
+
+
+def plan_chunks(cells: list[Cell], chunk_size: int) -> list[Chunk]:
+    """Each cell's games in chunks of `chunk_size`, filed under its stem."""
+    return [
+        Chunk(cell, i, game0, min(chunk_size, cell.games - game0),
+              f"{SEATS}/{cell.stem}-{i:05d}.parquet")
+        for cell in cells
+        for i, game0 in enumerate(range(0, cell.games, chunk_size))
+    ]  # fmt: skip
 
 
 def execute_study(study: Study, progress: bool = True, backend: Backend | None = None) -> Path:
     """Play the chunks of `study` not yet in its folder, writing each as it completes;
     `backend` (simcore.runs.backend, default local) plays them."""
+    configs = [
+        {"label": c.label, "players": c.players, "feature": c.feature, "games": c.games,
+         "chunks": math.ceil(c.games / study.chunk_size)}
+        for c in study.cells
+    ]  # fmt: skip
     return write_chunks(
-        study.out,
-        study.request,
-        lambda: _new_manifest(study),
-        study.chunks,
+        study,
+        lambda: new_manifest(study.request, configs, [study.theme]),
         f"{study.theme.id} {','.join(map(str, study.players))}p",
-        partial(play_chunk, study),
         lambda chunk: f"{chunk.players}p chunk {chunk.index}",
         progress,
-        adaptive_rounds(study.out, study.chunks, study.precision),
         backend,
     )
 
 
-def adaptive_rounds(out: Path, chunks: Sequence[Any], precision: Precision | None):
-    """write_chunks' `rounds` for a study: None (every chunk) without a precision target."""
-    if precision is None:
-        return None
-    return lambda manifest: precision_rounds(out, chunks, precision, manifest)
-
-
 def write_chunks(
-    out, request, new_manifest, chunks, desc, play, postfix, progress, rounds=None, backend=None
-) -> Path:
-    """The engine shared by `bangsim run` and `bangsim experiment`: under the folder lock
-    (simcore.runs.lock), play every chunk not yet written (`play(chunk)` -> seat rows, or
-    ChunkRows: seat and event rows), write each atomically (the event file first, the seat
-    file, then the manifest) and rewrite the manifest after each (`new_manifest()` starts
-    one), with a progress bar (`desc`, `postfix(chunk)`). Chunks need `.file` and `.games`.
+    plan: Plan, first_manifest: Callable[[], dict[str, Any]], desc: str,
+    postfix: Callable[[Chunk], str], progress: bool, backend: Backend | None = None,
+) -> Path:  # fmt: skip
+    """One way to play a run folder, `bangsim run`'s (a Study) and `bangsim experiment`'s
+    (an Experiment): under the folder lock (simcore.runs.lock), play every chunk of
+    `plan.chunks` not yet written (play_chunk), write each atomically (the event file first,
+    the seat file, then the manifest) and rewrite the manifest after each (`first_manifest()`
+    starts one), with a progress bar (`desc`, `postfix(chunk)`).
 
-    `rounds(manifest)`, when given, picks the chunks instead: an iterator of lists of
-    `chunks`, each list played and written before the next is asked for (adaptive
-    precision, `simcore.runs.precision.precision_rounds`); without it, one round of them all.
+    With `plan.precision`, the chunks are played round by round, each round written before
+    the next is asked for (adaptive precision, `simcore.runs.precision.precision_rounds`);
+    without it, one round of them all.
 
-    `backend` (simcore.runs.backend, default local) plays a round's chunks, `play` and the chunks
-    travelling by pickle; they arrive, and are written, in order."""
+    `backend` (simcore.runs.backend, default local) plays a round's chunks, play_chunk and the
+    chunks travelling by pickle; they arrive, and are written, in order."""
+    out, chunks, play = plan.out, plan.chunks, partial(play_chunk, plan)
     backend = backend or LocalBackend()
     with folder_lock(out):
-        manifest = check_folder(out, request)  # again, under the lock
+        manifest = check_folder(out, plan.request)  # again, under the lock
         if manifest is None:
-            manifest = new_manifest()
+            manifest = first_manifest()
         manifest.setdefault("sessions", []).append({"started": _now(), "versions": versions()})
         _write_json_atomic(out / MANIFEST, manifest)
         (out / SEATS).mkdir(exist_ok=True)
@@ -291,7 +328,11 @@ def write_chunks(
             dynamic_ncols=True,
             desc=desc,
         ) as bar:
-            for batch in [chunks] if rounds is None else rounds(manifest):
+            rounds = (
+                [chunks] if plan.precision is None
+                else precision_rounds(out, chunks, plan.precision, manifest)
+            )  # fmt: skip
+            for batch in rounds:
                 todo = [c for c in batch if c.file not in done]
                 bar.total = bar.n + sum(c.games for c in todo)
                 start = time.perf_counter()
@@ -323,9 +364,10 @@ def write_chunks(
     return out
 
 
-def pending_games(study: Study) -> int:
-    """Games of `study` not yet written to its folder (all of them for a new folder)."""
-    return pending_in(study.out, study.chunks)
+def pending_games(plan: Plan) -> int:
+    """Games of `plan` (a Study or an Experiment) not yet written to its folder (all of them
+    for a new folder)."""
+    return pending_in(plan.out, plan.chunks)
 
 
 def pending_in(out: Path, chunks) -> int:
@@ -365,21 +407,24 @@ class ChunkRows(NamedTuple):
     events: pl.DataFrame
 
 
-def play_chunk(study: Study, chunk: Chunk) -> ChunkRows | pl.DataFrame:
-    """The seat and event rows of one chunk (pure: same study and chunk -> same rows,
-    anywhere); the seat rows alone when the study keeps no events."""
+def play_chunk(plan: Plan, chunk: Chunk) -> ChunkRows | pl.DataFrame:
+    """The seat and event rows of one chunk of `plan` (a Study or an Experiment: its seed,
+    checked mode and events), pure: same cell, seed and games -> same rows, anywhere; the
+    seat rows alone when the plan keeps no events. The cell's strategy is resolved here,
+    where its table is known."""
     from simcore.engine.play import play_games
 
+    cell = chunk.cell
     block = play_games(
-        study.theme, chunk.players, chunk.games, study.seed, game0=chunk.game0,
-        strategy=study.strategy, characters=study.characters, feature=study.feature,
-        checked=study.checked, events=study.events,
+        cell.theme, cell.players, chunk.games, plan.seed, game0=chunk.game0,
+        strategy=resolve_strategy(cell.strategy, cell.players, cell.theme.plays_as, mixed=True),
+        characters=cell.characters, feature=cell.feature, checked=plan.checked,
+        events=plan.events,
     )  # fmt: skip
-    seats = seat_frame(block, study.theme, chunk.players, chunk.game0, chunk.label)
-    if not study.events:
+    seats = seat_frame(block, cell.theme, cell.players, chunk.game0, cell.label)
+    if not plan.events:
         return seats
-    events = event_frame(block, study.theme, chunk.players, chunk.game0, chunk.label)
-    return ChunkRows(seats, events)
+    return ChunkRows(seats, event_frame(block, cell.theme, cell.players, chunk.game0, cell.label))
 
 
 def read_manifest(out: Path) -> dict[str, Any] | None:
@@ -601,24 +646,19 @@ def write_parquet_atomic(
 # --- helpers -------------------------------------------------------------------------------
 
 
-def _new_manifest(study: Study) -> dict[str, Any]:
+def new_manifest(
+    request: dict[str, Any], configs: list[dict[str, Any]], themes: Sequence[Theme],
+    experiment: dict[str, Any] | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """A new folder's manifest: the request, an experiment's own entry, its configurations
+    and the files of its themes; no chunk played yet."""
     now = _now()
     return {
         "format": MANIFEST_FORMAT,
-        "request": study.request,
-        "configs": [
-            {
-                "label": config_label(
-                    study.theme.id, n, study.strategy, study.characters, study.feature
-                ),
-                "players": n,
-                "feature": study.feature,
-                "games": study.games,
-                "chunks": sum(1 for c in study.chunks if c.players == n),
-            }
-            for n in study.players
-        ],
-        "theme_files": {study.theme.id: str(study.theme.path) if study.theme.path else None},
+        "request": request,
+        **({} if experiment is None else {"experiment": experiment}),
+        "configs": configs,
+        "theme_files": {t.id: str(t.path) if t.path else None for t in themes},
         "versions": versions(),
         "created": now,
         "updated": now,

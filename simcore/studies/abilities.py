@@ -30,19 +30,13 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simcore.engine.request import (
-    DEFAULT_STRATEGY,
-    Strategy,
-    check_characters,
-    check_games,
-    check_strategy,
-    player_counts,
-)
+from simcore.engine.request import check_characters, check_games, player_counts
 from simcore.engine.theme import Theme, load_theme
 from simcore.engine.vocab import ROLES
 from simcore.runs.atomic import write_atomic
 from simcore.runs.backend import Backend
 from simcore.studies.batch import Work, play_all
+from strategies.presets import DEFAULT_PRESET, StrategySpec, check_strategy
 
 ABILITIES_FILE = "abilities.json"
 ABILITIES_CSV = "abilities.csv"
@@ -114,7 +108,7 @@ def ability_values(
     players: int = 5,
     games: int = 20_000,
     seed: int = 1,
-    strategy: Strategy = DEFAULT_STRATEGY,
+    strategy: StrategySpec = DEFAULT_PRESET,
     characters: Sequence[str] | None = None,
     role: str | None = None,
     progress: Callable[[Iterable[str]], Iterable[str]] | None = None,

@@ -25,7 +25,7 @@ from typing import Any
 
 import tomli_w
 
-from simcore.engine.request import check_strategy, games_versions
+from simcore.engine.request import games_versions
 from simcore.engine.theme import CONFIGS_DIR, Theme, read_toml, shipped_names, shipped_or_path
 from simcore.engine.vocab import ROLES, SIDE_OF_ROLE, WINNERS
 from simcore.errors import UserError
@@ -46,7 +46,7 @@ from simcore.runs.experiment import (
 )
 from simcore.runs.runfolder import theme_digest
 from simcore.studies.tune import BEYOND_LUCK, KEEP
-from strategies.presets import Strategy, resolve_strategy
+from strategies.presets import Strategy, check_strategy, resolve_strategy
 
 SECTIONS = ("balance", "search", "targets", "knobs")
 BALANCE_KEYS = ("title", "description", "themes", "players", "strategy", "seed")

@@ -64,7 +64,8 @@ from simcore.studies.balance_search import (
 )
 from simcore.studies.band import band
 from simcore.studies.batch import MapFn, Outcomes, Tally, Work, play_work
-from simcore.studies.tune import GAIN, iterate, load_state, roles_at, save_state, sub_seed
+from simcore.studies.search_loop import load_state, save_state, sub_seed
+from simcore.studies.tune import GAIN, iterate, roles_at
 from strategies.presets import preset_toml, resolve_strategy
 
 INSIDE = "inside_state.pkl"

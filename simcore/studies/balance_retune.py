@@ -37,7 +37,8 @@ from simcore.studies.balance_search import (
     tallies_of,
 )
 from simcore.studies.batch import Work, play_all
-from simcore.studies.tune import iterate, sub_seed
+from simcore.studies.search_loop import sub_seed
+from simcore.studies.tune import iterate
 from strategies.presets import Strategy, preset_toml
 
 # A warm start begins at strong play: CMA-ES's first step is a tenth of each key's range,

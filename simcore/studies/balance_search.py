@@ -9,7 +9,7 @@ than every variant with fewer changes (k = 0 is the printed theme).
 How it searches (docs/balance.md explains the choice):
 - Small problems (at most EXHAUSTIVE_MAX variants) play every variant every round.
 - Larger ones run CMA-ES with margin (`cmaes.CMAwM`, the strategy search's optimiser,
-  `simcore.studies.tune.cma_search`) over the knobs' value indices, minimising the distance
+  `simcore.studies.search_loop.cma_search`) over the knobs' value indices, minimising the distance
   from the printed theme outward; the first round also plays every one-knob change, so the
   one-change end of the front is searched exhaustively, and every later round each step of
   one knob from the closest variant so far (a local search beside CMA-ES's global one).
@@ -46,16 +46,10 @@ from simcore.engine.theme import THEMES_DIR, Theme
 from simcore.engine.vocab import ROLES, WINNERS
 from simcore.runs.atomic import write_atomic
 from simcore.stats import paired_interval, wilson_interval
+from simcore.studies import search_loop
 from simcore.studies.balance import Problem, theme_toml, variant_toml
 from simcore.studies.batch import MapFn, Outcomes, Tally, Work, play_work
-from simcore.studies.tune import (
-    cma_search,
-    games_for,
-    load_state,
-    new_optimizer,
-    save_state,
-    sub_seed,
-)
+from simcore.studies.search_loop import sub_seed
 
 STATE = "balance_state.pkl"
 RESULT = "result.json"
@@ -207,7 +201,7 @@ def play_round(
     deals (INFEASIBLE for one that does not compile) and the round's record."""
     t0 = time.perf_counter()
     g = len(state.trail)
-    games = games_for(problem.budget, g)  # the same schedule as a best response's
+    games = search_loop.games_for(problem.budget, g)  # the same schedule as a best response's
     front = front_of(problem, pooled(problem, state))
     variants = list(dict.fromkeys([*candidates, *front]))
     played = play_variants(problem, variants, sub_seed(problem.seed, "round", g), games, map_fn)
@@ -239,7 +233,7 @@ def play_round(
 def saved_state(out: Path | None, problem: Problem) -> State | None:
     """The state of this problem's search saved in `out`, or None; RunFolderError when `out`
     holds another problem's."""
-    return load_state(out, problem.digest(), STATE, "file, seed or theme")
+    return search_loop.load_state(out, problem.digest(), STATE, "file, seed or theme")
 
 
 def search(
@@ -257,7 +251,7 @@ def search(
     if state is None:
         opt = None
         if not exhaustive:
-            opt = new_optimizer(
+            opt = search_loop.new_optimizer(
                 np.array(problem.printed) * steps,
                 steps,
                 problem.budget.sigma0,
@@ -269,7 +263,7 @@ def search(
     def done_round(holder: dict | None = None) -> None:
         if holder is not None:
             state.opt = holder["opt"]
-        save_state(out, state, STATE)
+        search_loop.save_state(out, state, STATE)
         if progress:
             progress(state)
 
@@ -292,7 +286,7 @@ def search(
     # cma_search appends each round's record to holder["trail"] (our trail) and keeps the
     # optimiser in holder["opt"]
     holder = {"opt": state.opt, "trail": state.trail}
-    cma_search(holder, score, problem.budget.generations, problem.seed, done_round)
+    search_loop.cma_search(holder, score, problem.budget.generations, problem.seed, done_round)
     return state
 
 
@@ -419,7 +413,7 @@ def final_outcomes(
         seed, n = sub_seed(problem.seed, "final"), problem.budget.final_games
         state.final = play_variants(problem, front, seed, n, map_fn)
         state.seconds += time.perf_counter() - t0
-        save_state(out, state, STATE)
+        search_loop.save_state(out, state, STATE)
     return state.final
 
 

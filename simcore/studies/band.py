@@ -88,13 +88,13 @@ from simcore.runs.runfolder import theme_digest
 from simcore.stats import wilson_interval
 from simcore.studies.batch import EngineTable, Tally, Work, play_all
 from simcore.studies.search_gain import search_gain, settings
+from simcore.studies.search_loop import sub_seed
 from simcore.studies.tune import (
     GAIN,
     OWN,
     Settings,
     best_response,
     roles_at,
-    sub_seed,
     takes,
 )
 from strategies.presets import (
@@ -302,7 +302,7 @@ def band(
         key = _digest(theme, players, _values(profile), *request)
         again = key in asked
         if not again:
-            asked[key] = _respond(theme_id, players, profile, role, aim, budget,
+            asked[key] = _respond(theme_id, theme, players, profile, role, aim, budget,
                                   sub_seed(seed, "band", key), shared / f"{role}-{key}",
                                   backend, table)  # fmt: skip
         games = 0 if again else asked[key].games_used
@@ -399,6 +399,31 @@ def band(
     return answer
 
 
+def side_bands(
+    theme_id: str, players: int, sides: list[str], folder: Path, epsilon: float, seed: int,
+    start: str, rounds: int, budget: dict[str, Any], ship: bool = False, **options: Any,
+) -> list[Band]:  # fmt: skip
+    """`bangsim band`: the band of each of `sides` at (theme, players), in folder/SIDE, every
+    best response searched with `budget` and kept in folder/searches, which the sides share
+    with their answers; with several sides each spans every side's profiles within epsilon
+    (span_sides), and `ship` adds them to the shipped bands. options: band's progress,
+    backend, spot_check, search, also and check_seeds."""
+    asked: dict = {}  # the sides' bands share their searches (the start's checks at least)
+    results = [
+        band(theme_id, players, s, folder / s, epsilon, seed, start, rounds, push=budget,
+             respond=budget, check=budget, final_games=budget["final_games"],
+             shared=folder / "searches", asked=asked, **options)
+        for s in sides
+    ]  # fmt: skip
+    if len(results) > 1:  # each side's band spans every side's profiles within epsilon
+        results = span_sides(results)
+        for b in results:
+            write_band(b, folder / b.side)
+    for b in results if ship else []:
+        ship_band(b)
+    return results
+
+
 def write_band(answer: Band, folder: Path) -> None:
     """The band as folder/band.json (RESULT)."""
     write_atomic(Path(folder) / RESULT, (json.dumps(asdict(answer), indent=1) + "\n").encode())
@@ -454,13 +479,15 @@ def _digest(theme: Theme, players: int, values: np.ndarray, *request: Any) -> st
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _respond(theme_id, players, profile, role, aim, budget, seed, where, backend, table):
-    """A best response of `role` with `aim` against `profile`, in `where`."""
+def _respond(theme_id, theme, players, profile, role, aim, budget, seed, where, backend, table):
+    """A best response of `role` with `aim` against `profile`, in `where` (theme: theme_id
+    loaded); the field is read back from the file the request names."""
     field_spec = _field_file(where, players, profile)
     settings = Settings(
         theme_id, players, role, field_spec, seed, **(budget or {}), aim=aim,
     )  # fmt: skip
-    return best_response(settings, where, backend=backend, table=table)
+    field = resolve_strategy(field_spec, players, theme.plays_as, mixed=True)
+    return best_response(settings, where, backend=backend, table=table, theme=theme, field=field)
 
 
 def _spot_check(theme_id, players, spec, deals, search, seed, path, backend) -> dict[str, Any]:

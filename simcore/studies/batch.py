@@ -27,7 +27,7 @@ import numpy as np
 from simcore.engine.theme import Theme
 from simcore.engine.vocab import ROLES, SIDE_OF, WINNERS
 from simcore.runs.backend import Backend, LocalBackend
-from strategies.presets import Strategy
+from strategies.presets import Strategy, StrategySpec, resolve_strategy
 
 MapFn = Callable[[Callable[[Any], Any], Iterable[Any]], Iterable[Any]]  # map() or Backend.map
 
@@ -41,7 +41,7 @@ class Work:
 
     theme: Theme
     players: int
-    strategy: Strategy
+    strategy: Strategy | StrategySpec
     seed: int
     games: int
     feature: str | None = None
@@ -71,11 +71,13 @@ class Outcomes(NamedTuple):
 
 
 def play_work(work: Work) -> Outcomes:
-    """Play one work item (module level: backends pickle it by reference)."""
+    """Play one work item (module level: backends pickle it by reference); its strategy is
+    resolved here for its table, as given or as a spec."""
     from simcore.engine.play import play_games  # numba loads on first use, not on import
 
+    strategy = resolve_strategy(work.strategy, work.players, work.theme.plays_as, mixed=True)
     block = play_games(
-        work.theme, work.players, work.games, work.seed, strategy=work.strategy,
+        work.theme, work.players, work.games, work.seed, strategy=strategy,
         feature=work.feature, events=work.events,
     )  # fmt: skip
     return Outcomes(

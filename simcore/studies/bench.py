@@ -43,6 +43,8 @@ from typing import Any
 import numba
 import numpy as np
 
+from strategies.presets import resolve_strategy
+
 THEME = "classic"  # the targets' configuration and the event-cost timings
 PLAYERS = 5
 STRATEGY = "smart"
@@ -93,9 +95,10 @@ def time_games(theme, players: int, games: int, seed: int, threads: int, strateg
     numba threads."""
     from simcore.engine.play import play_games
 
+    resolved = resolve_strategy(strategy, players, theme.plays_as)
     numba.set_num_threads(threads)
     wall, cpu = time.perf_counter(), time.process_time()
-    block = play_games(theme, players, games, seed, strategy=strategy)
+    block = play_games(theme, players, games, seed, strategy=resolved)
     return time.perf_counter() - wall, time.process_time() - cpu, block
 
 
@@ -139,15 +142,16 @@ def continuation_rate(states: int, worlds: int, seed: int) -> dict[str, Any]:
     from simcore.engine.theme import load_theme
 
     theme = load_theme(THEME)
-    turns = play_games(theme, PLAYERS, states, seed, strategy=STRATEGY).turns.astype(np.int64)
+    smart = resolve_strategy(STRATEGY, PLAYERS, theme.plays_as)
+    turns = play_games(theme, PLAYERS, states, seed, strategy=smart).turns.astype(np.int64)
     stops = np.random.default_rng(seed).integers(0, turns)
-    paused = paused_games(theme, PLAYERS, seed, np.arange(states), stops, strategy=STRATEGY)
+    paused = paused_games(theme, PLAYERS, seed, np.arange(states), stops, strategy=smart)
     cores = numba.config.NUMBA_NUM_THREADS
     numba.set_num_threads(1)
-    continue_worlds(theme, paused[0], int(paused[0].s[S_CUR]), 10, seed, strategy=STRATEGY)
+    continue_worlds(theme, paused[0], int(paused[0].s[S_CUR]), 10, seed, strategy=smart)
     wall, cpu, played = time.perf_counter(), time.process_time(), 0
     for G in paused:
-        out = continue_worlds(theme, G, int(G.s[S_CUR]), worlds, seed, strategy=STRATEGY)
+        out = continue_worlds(theme, G, int(G.s[S_CUR]), worlds, seed, strategy=smart)
         played += int(out.turns.sum() - worlds * G.s[S_TURN])
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     numba.set_num_threads(cores)
@@ -177,9 +181,10 @@ def search_rate(games: int, seed: int) -> dict[str, Any]:
     from strategies.presets import Search
 
     spec = {"outlaw": search_spec(Search(), "tuned"), **{r: "tuned" for r in OTHER_ROLES}}
-    play_games(THEME, PLAYERS, 2, seed, strategy=spec)  # load or compile
+    strategy = resolve_strategy(spec, PLAYERS, THEME)
+    play_games(THEME, PLAYERS, 2, seed, strategy=strategy)  # load or compile
     wall = time.perf_counter()
-    block = play_games(THEME, PLAYERS, games, seed, strategy=spec)
+    block = play_games(THEME, PLAYERS, games, seed, strategy=strategy)
     wall = time.perf_counter() - wall
     decisions, rollouts, changed = (int(x) for x in block.searched[:, :3].sum(axis=0))
     return {
@@ -448,10 +453,11 @@ def time_chunks(theme, games: int, seed: int, events: bool, folder: Path) -> tup
     from simcore.engine.rows import seat_frame
     from simcore.runs.runfolder import DEFAULT_CHUNK_SIZE, write_parquet_atomic
 
+    strategy = resolve_strategy(STRATEGY, PLAYERS, theme.plays_as)
     wall, cpu = time.perf_counter(), time.process_time()
     for i, game0 in enumerate(range(0, games, DEFAULT_CHUNK_SIZE)):
         n = min(DEFAULT_CHUNK_SIZE, games - game0)
-        block = play_games(theme, PLAYERS, n, seed, game0=game0, strategy=STRATEGY, events=events)
+        block = play_games(theme, PLAYERS, n, seed, game0=game0, strategy=strategy, events=events)
         label = f"{THEME}/{PLAYERS}p/{STRATEGY}"
         write_parquet_atomic(seat_frame(block, theme, PLAYERS, game0, label), folder / f"s{i}")
         if events:

@@ -34,7 +34,8 @@ from simcore.engine.vocab import ROLES
 from simcore.runs.backend import Backend
 from simcore.stats import paired_interval
 from simcore.studies.batch import Outcomes, Work, play_all
-from simcore.studies.tune import roles_at, sub_seed
+from simcore.studies.search_loop import sub_seed
+from simcore.studies.tune import roles_at
 from strategies.presets import SEARCH, SEARCH_KINDS, Search, Strategy, resolve_strategy
 
 CHUNK = 256  # games per work item

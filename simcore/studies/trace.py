@@ -38,6 +38,7 @@ from simcore.engine.theme import Theme, load_theme
 from simcore.engine.tracespec import TraceSpec
 from simcore.engine.vocab import AIM_EVERY_OTHER, EFFECT_TRAITS, EFFECTS
 from simcore.errors import UserError
+from strategies.presets import Strategy, check_strategy, resolve_strategy
 
 ENV_SWITCH = "NUMBA_DISABLE_JIT"
 DECISIONS = "--decisions"  # the subprocess's switch: log searched decisions, compiled
@@ -62,7 +63,7 @@ def spec_from_options(
     """A spec from command-line style options, validated as `bangsim run` validates them
     (ValueError with one line: an unknown character lists the theme's)."""
     from simcore.engine.play import character_pool, parse_feature
-    from simcore.engine.request import check_characters, check_strategy, player_counts
+    from simcore.engine.request import check_characters, player_counts
 
     loaded = load_theme(theme)
     player_counts(players, loaded)
@@ -278,9 +279,7 @@ def trace_games(specs: list[TraceSpec], timeout: float | None = 600) -> list[dic
     with a seat that searches are played compiled first, in another, for its decisions."""
     if not specs:
         return []
-    from strategies.presets import resolve_strategy
-
-    searching = [i for i, s in enumerate(specs) if resolve_strategy(s.strategy).search]
+    searching = [i for i, s in enumerate(specs) if resolved(s).search]
     if searching:
         logs = _subprocess([specs[i] for i in searching], timeout, compiled=True)
         specs = list(specs)
@@ -323,7 +322,12 @@ def record_games(specs: list[TraceSpec]) -> list[dict[str, Any]]:
         raise RuntimeError(f"record_games needs {ENV_SWITCH}=1 (use trace_games)")
     from simcore.engine.tracer import record_game
 
-    return [record_game(spec) for spec in specs]
+    return [record_game(spec, resolved(spec)) for spec in specs]
+
+
+def resolved(spec: TraceSpec) -> Strategy:
+    """The spec's strategy, resolved for its table (a mixture file: a one-line ValueError)."""
+    return resolve_strategy(spec.strategy, spec.players, spec.theme().plays_as)
 
 
 def main() -> None:
@@ -333,7 +337,7 @@ def main() -> None:
     if sys.argv[1:] == [DECISIONS]:
         from simcore.engine.tracer import decision_log
 
-        json.dump([decision_log(spec) for spec in specs], sys.stdout)
+        json.dump([decision_log(spec, resolved(spec)) for spec in specs], sys.stdout)
         return
     json.dump(record_games(specs), sys.stdout, ensure_ascii=False)
 

@@ -1,7 +1,8 @@
 """Best response by search: the parameter vector that maximises one role's win rate while
 every other seat plays a fixed field.
 
-The optimiser is CMA-ES with margin (`cmaes.CMAwM`, Hamano et al. 2022): a well-kept,
+The optimiser is CMA-ES with margin (`cmaes.CMAwM`, Hamano et al. 2022, asked and told by
+simcore.studies.search_loop, which keeps its state and seeds): a well-kept,
 numpy-only ask/tell implementation whose margin keeps integer and on/off parameters from
 freezing, which plain CMA-ES does on a mixed space like ours (strategies.params.KEYS:
 switches, whole numbers and reals). The search runs in the unit cube: each key's range
@@ -23,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import pickle
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
@@ -31,20 +31,27 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from cmaes import CMAwM
 
 from simcore.engine.play import check_players
 from simcore.engine.theme import Theme, load_theme
 from simcore.engine.vocab import ROLES, WINNERS
-from simcore.runs.atomic import write_atomic
 from simcore.runs.backend import Backend
-from simcore.runs.runfolder import RunFolderError, theme_digest
+from simcore.runs.runfolder import theme_digest
 from simcore.stats import paired_interval
 from simcore.studies.batch import SIDE_OF, EngineTable
+from simcore.studies.search_loop import (
+    Generation,
+    cma_search,
+    games_for,
+    load_state,
+    new_optimizer,
+    save_state,
+    sub_seed,
+    write_text,
+)
 from strategies.params import KEYS, REAL, SEARCHED, param_index
-from strategies.presets import Mixture, mixture_text, preset_toml, resolve_strategy
+from strategies.presets import Mixture, Strategy, mixture_text, preset_toml, resolve_strategy
 
-STATE = "search_state.pkl"
 RESULT = "result.json"
 
 
@@ -163,15 +170,6 @@ class Settings:
 
 
 @dataclass
-class Generation:
-    games: int  # per candidate
-    best_gain: float  # best candidate's win rate minus the baseline's, on the same deals
-    mean_rate: float  # the candidates' mean win rate
-    baseline_rate: float
-    seconds: float
-
-
-@dataclass
 class BestResponse:
     settings: Settings
     names: tuple[str, ...]
@@ -205,72 +203,24 @@ class BestResponse:
         )
 
 
-def sub_seed(seed: int, *tag: Any) -> int:
-    """A seed for one part of a search (a generation, the final check), from the search's."""
-    text = ":".join(str(t) for t in (seed, *tag))
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "little") >> 1
-
-
-def new_optimizer(x0: np.ndarray, steps: np.ndarray, sigma0: float, seed: int, population: int):
-    """CMA-ES with margin over the unit cube from x0 (steps > 0: a discrete dimension)."""
-    return CMAwM(
-        mean=np.asarray(x0, float),
-        sigma=sigma0,
-        bounds=np.tile([0.0, 1.0], (len(x0), 1)),
-        steps=np.asarray(steps, float),
-        seed=seed % 2**31,
-        population_size=population or None,
-    )
-
-
-def cma_search(
-    state: dict,
-    score: Callable[[list[np.ndarray], int], tuple[np.ndarray, Generation]],
-    generations: int,
-    seed: int,
-    save: Callable[[dict], None] = lambda state: None,
-    progress: Callable[[int, Generation, float], None] | None = None,
-) -> np.ndarray:
-    """Ask/tell until `generations` (state["opt"]: the optimiser; state["trail"]: one
-    Generation each, so a saved state resumes where it stopped). score(points, generation)
-    scores a generation's unit-cube points, higher better, on common random numbers.
-    Returns the distribution's mean: the answer. Each generation's samples come from
-    (seed, generation): a pickled optimiser forgets its random state, so a resumed search
-    draws what an uninterrupted one would (see the round trip through pickle below)."""
-    opt = state["opt"]
-    trail: list[Generation] = state["trail"]
-    while len(trail) < generations:
-        opt.reseed_rng(sub_seed(seed, "cma", len(trail)) % 2**31)
-        asked = [opt.ask() for _ in range(opt.population_size)]
-        scores, gen = score([x for x, _ in asked], len(trail))
-        opt.tell([(x_tell, -float(v)) for (_, x_tell), v in zip(asked, scores, strict=True)])
-        # go on from the pickled optimiser, as a resumed search does: pickling symmetrises
-        # the covariance matrix, which changes the next samples in the last bits
-        opt = state["opt"] = pickle.loads(pickle.dumps(opt))
-        trail.append(gen)
-        save(state)
-        if progress:
-            progress(len(trail), gen, max(t.best_gain for t in trail))
-    return opt.mean
-
-
 def best_response(
     settings: Settings,
     out: Path | None = None,
     progress: Callable[[int, Generation, float], None] | None = None,
     backend: Backend | None = None,
     table: Any = None,
-    mixture: Mixture | None = None,
+    *,
+    theme: Theme,
+    field: Strategy | Mixture,
 ) -> BestResponse:
     """Search `settings.role`'s best response to the field (or what its aim asks); resume
-    from `out` if it holds the same request's saved state. progress(generations done, the
-    last, best gain so far); `backend` (simcore.runs.backend, default local) plays the
-    games, with the same results; `table` (default EngineTable of the theme) is what plays
-    them. With `mixture` (or a mixture file as settings.field), the field is that mixed
-    field: the baseline is the role playing its own draws, the search starts from its
-    heaviest row."""
+    from `out` if it holds the same request's saved state. `theme` and `field` are
+    settings.theme loaded and settings.field resolved for settings.players (mixed allowed),
+    or a Mixture: a mixed field's baseline is the role playing its own draws, the search
+    starting from its heaviest row. progress(generations done, the last, best gain so
+    far); `backend` (simcore.runs.backend, default local) plays the games, with the same
+    results; `table` (default EngineTable of the theme) is what plays them."""
     aim = Aim.parse(settings.aim)
-    theme = load_theme(settings.theme)
     check_players(theme, settings.players)
     if settings.role not in ROLES:
         raise ValueError(f"unknown role {settings.role!r} (roles: {', '.join(ROLES)})")
@@ -278,15 +228,13 @@ def best_response(
     if role not in theme.tables.roles[settings.players, : settings.players]:
         raise ValueError(f"no {settings.role} at {settings.players} players in {theme.id!r}")
     table = table or EngineTable(theme, settings.players, backend)
+    mixture = field if isinstance(field, Mixture) else field.mixture
     if mixture is None:
-        field = resolve_strategy(settings.field, settings.players, theme.plays_as, mixed=True)
         if field.search:
             raise ValueError(
                 "a parameter search cannot face a field that searches (search:...): "
                 "its candidates play in one kernel call without it"
             )
-        mixture = field.mixture
-    if mixture is None:
         base = field.matrix[role].copy()
         digest = settings.digest(theme, field.matrix)
 
@@ -369,42 +317,8 @@ def best_response(
         **side,
     )
     if out is not None:
-        _write_text(out / RESULT, json.dumps(asdict(result), indent=1) + "\n")
+        write_text(out / RESULT, json.dumps(asdict(result), indent=1) + "\n")
     return result
-
-
-def games_for(settings: Settings, generation: int) -> int:
-    """Games per candidate in a generation: games_min, rising geometrically to games_max at
-    the last generation, in whole blocks of 32."""
-    last = max(1, settings.generations - 1)
-    ratio = settings.games_max / settings.games_min
-    games = settings.games_min * ratio ** (min(generation, last) / last)
-    return max(32, int(math.ceil(games / 32)) * 32)
-
-
-def load_state(out: Path | None, digest: str, name: str = STATE, made_by: str = "request"):
-    """The search state pickled in out/name (a best response's, a balance search's), or None
-    if there is none; RunFolderError if another `made_by` (its digest differs) made it."""
-    if out is None or not (out / name).is_file():
-        return None
-    with open(out / name, "rb") as f:
-        state = pickle.load(f)
-    found = state.get("digest") if isinstance(state, dict) else getattr(state, "digest", None)
-    if found != digest:
-        raise RunFolderError(
-            f"{out} holds another search ({name} was made by a different {made_by}); "
-            "choose another --out or delete that folder"
-        )
-    return state
-
-
-def save_state(out: Path | None, state: Any, name: str = STATE) -> None:
-    if out is not None:
-        write_atomic(out / name, pickle.dumps(state))
-
-
-def _write_text(path: Path, text: str) -> None:
-    write_atomic(path, text.encode())
 
 
 # --- iterated best response and exploitability ------------------------------------------------
@@ -498,8 +412,8 @@ def iterate(
             field_file = out / f"r{r}-{role}" / "field.toml"
             text = preset_toml("field", {players: matrix}, "the field this best response faced")
             res, step = _respond(
-                theme_id, players, r, role, seed, field_file, text, br, progress, backend, table,
-                keep,
+                theme_id, theme, players, r, role, seed, field_file, text, br, progress, backend,
+                table, keep,
             )  # fmt: skip
             if step.replaced:
                 matrix[ROLES.index(role)] = res.vector
@@ -508,7 +422,7 @@ def iterate(
         if not _settled(steps, r, threshold, keep, taken):
             continue
         found = _confirm(
-            theme_id, players, r, roles, seed, out, matrix, searches, threshold, keep, br,
+            theme_id, theme, players, r, roles, seed, out, matrix, searches, threshold, keep, br,
             progress, backend, table,
         )  # fmt: skip
         steps += [step for _, step in found]
@@ -528,8 +442,8 @@ WIDER = 2.0
 
 
 def _confirm(
-    theme_id, players, r, roles, seed, out, matrix, searches, threshold, keep, br, progress,
-    backend, table,
+    theme_id, theme, players, r, roles, seed, out, matrix, searches, threshold, keep, br,
+    progress, backend, table,
 ) -> list[tuple[BestResponse, Step]]:  # fmt: skip
     """Round r settled on `matrix`: searches 2..`searches` per role against it, each search
     k with its own seed and a start WIDER times as wide (CMA-ES's sigma0: a search that
@@ -543,7 +457,7 @@ def _confirm(
         for role in roles:
             field_file = out / f"r{r}-{role}-search{k}" / "field.toml"
             res, step = _respond(
-                theme_id, players, r, role, sub_seed(seed, "search", k), field_file, text,
+                theme_id, theme, players, r, role, sub_seed(seed, "search", k), field_file, text,
                 wider, progress, backend, table, keep,
             )  # fmt: skip
             found.append((res, replace(step, search=k, replaced=False)))
@@ -558,6 +472,7 @@ def _confirm(
 
 def _respond(
     theme_id,
+    theme,
     players,
     r,
     role,
@@ -572,16 +487,21 @@ def _respond(
     mixture=None,
 ) -> tuple[BestResponse, Step]:
     """Round r's best response of `role` to the field `text` describes (written to
-    field_file; its folder keeps the search's state), and its Step."""
+    field_file, as the request names it; its folder keeps the search's state), and its Step.
+    theme: theme_id loaded; mixture: the mixed field `text` holds, else the field is read
+    back from the file (the request, to the bit)."""
     field_file.parent.mkdir(parents=True, exist_ok=True)
-    _write_text(field_file, text)
+    write_text(field_file, text)
     label = f"{field_file}:field" if mixture is None else str(field_file)
     settings = Settings(
         theme_id, players, role, label, sub_seed(seed, players, r, role), **(br or {})
     )
     if progress:
         progress(f"{players}p round {r + 1}: {role}")
-    res = best_response(settings, field_file.parent, backend=backend, table=table, mixture=mixture)
+    field = mixture or resolve_strategy(label, players, theme.plays_as)
+    res = best_response(
+        settings, field_file.parent, backend=backend, table=table, theme=theme, field=field
+    )
     step = Step(
         players, r + 1, role, res.gain, res.gain_low, res.gain_high, takes(keep, res),
         res.games_used, res.seconds,
@@ -680,7 +600,7 @@ def psro(
         answers = []
         for role in roles_at(theme, players):
             res, step = _respond(
-                theme_id, players, r, role, seed, folder / role / "mixture.json", text, br,
+                theme_id, theme, players, r, role, seed, folder / role / "mixture.json", text, br,
                 progress, backend, table, keep, mixture,
             )  # fmt: skip
             steps.append(step)
@@ -817,6 +737,7 @@ def exploitability(
         raise ValueError(f"searches is a number of best responses, at least 1, got {searches!r}")
     theme = load_theme(theme_id)
     check_players(theme, players)
+    field = resolve_strategy(strategy, players, theme.plays_as, mixed=True)
     results = []
     gains = {}
     for role in roles or roles_at(theme, players):
@@ -827,7 +748,9 @@ def exploitability(
             where = (out / (role if k == 0 else f"{role}-{k}")) if out else None
             role_seed = sub_seed(seed, role) if k == 0 else sub_seed(seed, role, k)
             settings = Settings(theme_id, players, role, strategy, role_seed, **(br or {}))
-            found.append(best_response(settings, where, backend=backend, table=table))
+            res = best_response(settings, where, backend=backend, table=table, theme=theme,
+                                field=field)  # fmt: skip
+            found.append(res)
         results.append(max(found, key=lambda r: r.gain))
         if searches > 1:
             gains[role] = [r.gain for r in found]
