@@ -20,7 +20,7 @@ from simcore.engine.state import (
     S_N,
     S_RECORD,
 )
-from simcore.engine.tables import FX_ATTACK, FX_BURDEN, FX_PICKS, FX_PLACE
+from simcore.engine.tables import FX_AIM, FX_ATTACK, FX_BURDEN, FX_PICKS, FX_PLACE
 from simcore.engine.view import (
     count_in_hand,
     count_playable_as,
@@ -35,6 +35,7 @@ from simcore.engine.view import (
     role_total,
 )
 from simcore.engine.vocab import (
+    AIM_REACH,
     CF_BEER,
     D_DRAW,
     D_HIT_ALL,
@@ -398,47 +399,50 @@ def base_score(G, T, w, p, i, e, tgt, opt, beer_works, my_reach):
     if i < 0:  # Sid Ketchum's ability: only with cards to spare
         return 10.0 if missing > 0 and G.hand_n[p] - 2 >= G.life[p] else -1.0
     c = G.hand[p, i]
-    if e == E_DRAW:
-        return 100.0
-    if FX_PLACE[e] == PL_IN_PLAY:  # Barrel, Mustang, Scope
-        return 50.0
-    if e == E_WEAPON:
-        r = T.card_value[c]
-        if r > my_reach and w[P_HOLD_VOLCANIC] > 0 and holds_volcanic(G, T, w, p):
-            return 10.0 + r  # below any BANG!: fire them with the Volcanic first
-        return 45.0 + r if r > my_reach else -1.0
-    if e == E_VOLCANIC:
-        bangs = count_in_hand(G, T, p, E_BANG)
-        return 30.0 if my_reach <= 1 and bangs >= w[P_VOLCANIC_BANGS] else -1.0
-    if e == E_HEAL:
-        if (not beer_works and T.card_flags[c] & CF_BEER) or missing == 0:  # a Whisky still works
+    if FX_AIM[e] < AIM_REACH:  # played on no chosen player (the listing knows which)
+        if e == E_DRAW:
+            return 100.0
+        if FX_PLACE[e] == PL_IN_PLAY:  # Barrel, Mustang, Scope
+            return 50.0
+        if e == E_WEAPON:
+            r = T.card_value[c]
+            if r > my_reach and w[P_HOLD_VOLCANIC] > 0 and holds_volcanic(G, T, w, p):
+                return 10.0 + r  # below any BANG!: fire them with the Volcanic first
+            return 45.0 + r if r > my_reach else -1.0
+        if e == E_VOLCANIC:
+            bangs = count_in_hand(G, T, p, E_BANG)
+            return 30.0 if my_reach <= 1 and bangs >= w[P_VOLCANIC_BANGS] else -1.0
+        if e == E_HEAL:
+            if (
+                not beer_works and T.card_flags[c] & CF_BEER
+            ) or missing == 0:  # a Whisky still works
+                return -1.0
+            if G.hand_n[p] > G.life[p]:
+                return 60.0  # drink rather than discard
+            if missing >= w[P_HEAL_MISSING]:
+                if G.life[p] <= 2 or count_in_hand(G, T, p, E_HEAL) > w[P_KEEP_HEAL]:
+                    return 60.0
             return -1.0
-        if G.hand_n[p] > G.life[p]:
-            return 60.0  # drink rather than discard
-        if missing >= w[P_HEAL_MISSING]:
-            if G.life[p] <= 2 or count_in_hand(G, T, p, E_HEAL) > w[P_KEEP_HEAL]:
-                return 60.0
-        return -1.0
-    if e == E_HEAL_ALL:
-        return 55.0 if missing > 0 else -1.0
+        if e == E_HEAL_ALL:
+            return 55.0 if missing > 0 else -1.0
+        if e == E_GENERAL_STORE:
+            return w[P_STORE_PLAY] if w[P_STORE_PLAY] > 0 else -1.0
+        if e == E_NEW_HOPE:  # it heals whoever passes its check first; it starts with you
+            return 15.0
+        if e == E_DYNAMITE:
+            if G.role[p] != R_OUTLAW and w[P_DYNAMITE_LAW] < 0.5:
+                return -1.0  # a Dynamite going round hurts the side defending a leader
+            return 20.0 if G.life[p] >= w[P_DYNAMITE_MIN_LIFE] else -1.0
+        if e == E_GATLING or e == E_INDIANS:
+            if aoe_spares_leader(G, w, p):
+                return -1.0
+            net = aoe_net(G, w, p)
+            return 35.0 + net if net >= w[P_AOE_MIN_NET] else -1.0
     if e == E_HEAL_ANY:
         if tgt == p:
             return 56.0 if missing > 0 else -1.0
         hurt = G.max_life[tgt] - G.life[tgt]
         return 50.0 if hurt > 0 and G.enemy[tgt] < 0.0 else -1.0
-    if e == E_GENERAL_STORE:
-        return w[P_STORE_PLAY] if w[P_STORE_PLAY] > 0 else -1.0
-    if e == E_NEW_HOPE:  # it heals whoever passes its check first; it starts with you
-        return 15.0
-    if e == E_DYNAMITE:
-        if G.role[p] != R_OUTLAW and w[P_DYNAMITE_LAW] < 0.5:
-            return -1.0  # a Dynamite going round hurts the side defending a leader
-        return 20.0 if G.life[p] >= w[P_DYNAMITE_MIN_LIFE] else -1.0
-    if e == E_GATLING or e == E_INDIANS:
-        if aoe_spares_leader(G, w, p):
-            return -1.0
-        net = aoe_net(G, w, p)
-        return 35.0 + net if net >= w[P_AOE_MIN_NET] else -1.0
     s = G.enemy[tgt]  # yourself too (rules.self_target_effects): -100, so never chosen
     picks = FX_PICKS[e]
     if picks and tgt != p and s < 0.0 and opt >= 0:

@@ -96,3 +96,9 @@ def test_role_to_side_is_defined_once():
     assert batch.SIDE_OF is vocab.SIDE_OF
     assert play.SIDE_OF is vocab.SIDE_OF
     assert search.SIDE_OF is vocab.SIDE_OF
+
+
+def test_the_one_effect_that_is_a_bang_card_is_bang():
+    """kernel.legal_actions lists and scores a BANG! card as E_BANG (a constant, for speed):
+    that holds while E_BANG is the one effect whose `bang_card` trait is set."""
+    assert [e for e, t in vocab.EFFECT_TRAITS.items() if t.bang_card] == [vocab.E_BANG]

@@ -27,7 +27,7 @@ from simcore.engine.board import (
     weapon_reach,
 )
 from simcore.engine.jit import njit
-from simcore.engine.limits import ACTIONS_PER_TURN_CAP, MAX_ACTIONS
+from simcore.engine.limits import ACTIONS_PER_TURN_CAP, MAX_ACTIONS, MAX_CARDS
 from simcore.engine.rng import rng_below, rng_seed
 from simcore.engine.state import (
     ERR_CARDS,
@@ -116,11 +116,11 @@ from simcore.engine.vocab import (
     A_TAKE_ELIMINATED_CARDS,
     A_TEMPERED,
     AIM_ANY,
+    AIM_ANY_OTHER,
     AIM_EVERY_OTHER,
     AIM_NONE,
     AIM_RANGE,
     AIM_REACH,
-    AIM_SELF,
     CF_BEER,
     CHK_BARREL,
     CHK_DRAW_EXTRA,
@@ -856,24 +856,37 @@ def legal_actions(G, T, p, choose=False):
             seen = first_twin(G, T, p, i) < i
         if seen:
             continue
-        aim = T.card_aim[c]
-        se = e  # the effect it is played as
         if FX_BANG_CARD[e] or (FX_CANCELS[e] and G.ability[p] == A_BANG_MISSED_SWAP):
+            # a BANG! card, or [A-03] a Missed! card as a BANG!: played as a BANG! (E_BANG,
+            # the one effect that is a BANG! card), a Missed! with a BANG!'s aim
             if G.s[S_BANGS] >= T.rules[RU_BANG_LIMIT] and not unlimited_bangs(G, T, p):
                 continue  # [C-09] one BANG! card per turn
-            if not FX_BANG_CARD[e]:  # [A-03] a Missed! card as a BANG!: a BANG!'s aim
-                se = E_BANG
-                aim = AIM_REACH
-        if aim == AIM_NONE:
+            if r < 0:
+                r = distances_and_reach(G, T, p)
+            far = r  # the reach, the card's range, or any distance
+            if FX_BANG_CARD[e]:
+                aim = T.card_aim[c]
+                if aim == AIM_RANGE:
+                    far = T.card_value[c]
+                elif aim == AIM_ANY_OTHER:
+                    far = MAX_CARDS
+            for q in range(ns):
+                if q != p and G.alive[q] and G.dist[q] <= far:
+                    if choose:
+                        s = listing_score(G, T, w, p, i, E_BANG, q, 0, beer_works, my_reach)
+                    n, best, best_s = add_action(G, n, i, q, 0, s, best, best_s)
             continue
         place = FX_PLACE[e]
-        if aim == AIM_SELF or aim == AIM_EVERY_OTHER:
+        if FX_AIM[e] < AIM_REACH:  # no chosen player (theme.py changes only the other aims)
+            if FX_AIM[e] == AIM_NONE:
+                continue
             if place != PL_DISCARD and in_play_named(G, p, T.card_name[c]):
                 continue  # [C-10] one copy of a card in play
             if choose:
-                s = listing_score(G, T, w, p, i, se, p, 0, beer_works, my_reach)
+                s = listing_score(G, T, w, p, i, e, p, 0, beer_works, my_reach)
             n, best, best_s = add_action(G, n, i, p, 0, s, best, best_s)
             continue
+        aim = T.card_aim[c]  # the effect's, or a theme's own effect's
         far = 0  # the farthest target: the reach, or the card's range (0: any distance)
         if aim == AIM_REACH or aim == AIM_RANGE:
             if r < 0:
@@ -888,11 +901,11 @@ def legal_actions(G, T, p, choose=False):
                     left -= 1 + T.card_cost[c]  # the card and its cost leave the hand first
                 if left > 0:
                     if choose:
-                        s = listing_score(G, T, w, p, i, se, q, -1, beer_works, my_reach)
+                        s = listing_score(G, T, w, p, i, e, q, -1, beer_works, my_reach)
                     n, best, best_s = add_action(G, n, i, q, -1, s, best, best_s)
                 for slot in range(G.table_n[q]):
                     if choose:
-                        s = listing_score(G, T, w, p, i, se, q, slot, beer_works, my_reach)
+                        s = listing_score(G, T, w, p, i, e, q, slot, beer_works, my_reach)
                     n, best, best_s = add_action(G, n, i, q, slot, s, best, best_s)
         elif place == PL_IN_FRONT:  # in front of the target
             for q in range(ns):
@@ -903,13 +916,13 @@ def legal_actions(G, T, p, choose=False):
                 if in_play_named(G, q, T.card_name[c]):
                     continue  # [C-10]
                 if choose:
-                    s = listing_score(G, T, w, p, i, se, q, 0, beer_works, my_reach)
+                    s = listing_score(G, T, w, p, i, e, q, 0, beer_works, my_reach)
                 n, best, best_s = add_action(G, n, i, q, 0, s, best, best_s)
         else:
             for q in range(ns):
                 if can_aim_at(G, T, p, q, e, aim, far):
                     if choose:
-                        s = listing_score(G, T, w, p, i, se, q, 0, beer_works, my_reach)
+                        s = listing_score(G, T, w, p, i, e, q, 0, beer_works, my_reach)
                     n, best, best_s = add_action(G, n, i, q, 0, s, best, best_s)
     if G.ability[p] == A_DISCARD_TWO_HEAL and G.hand_n[p] >= 2 and G.life[p] < G.max_life[p]:
         if choose:
