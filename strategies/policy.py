@@ -4,7 +4,7 @@ Each function takes the game state G (seat p's parameter vector is G.w[p], its p
 of the strategy matrix), the theme tables T and the deciding seat p. They read what p can
 see, through simcore.engine.view: p's own hand, cards in play, life, seats, the leader's
 role, revealed roles of the eliminated and the public record of who attacked whom
-(G.karma). Cards are judged by their effects' traits (simcore.engine.tables.FX_*). The kernel asks them
+(G.karma). Cards are judged by their effects' traits (vocab.FX_*). The kernel asks them
 through strategies.decide, which hands a `random` seat's choices to strategies.uniform.
 """
 
@@ -20,7 +20,6 @@ from simcore.engine.state import (
     S_N,
     S_RECORD,
 )
-from simcore.engine.tables import FX_AIM, FX_ATTACK, FX_BURDEN, FX_PICKS, FX_PLACE
 from simcore.engine.view import (
     count_in_hand,
     count_playable_as,
@@ -60,6 +59,11 @@ from simcore.engine.vocab import (
     E_NEW_HOPE,
     E_VOLCANIC,
     E_WEAPON,
+    FX_AIM,
+    FX_ATTACK,
+    FX_BURDEN,
+    FX_PICKS,
+    FX_PLACE,
     PL_IN_FRONT,
     PL_IN_PLAY,
     PL_WEAPON,

@@ -5,7 +5,6 @@ Shared by the rules kernel and the strategies; nothing here changes the state.
 
 from simcore.engine.jit import njit
 from simcore.engine.state import S_ALIVE_N, S_LAYOUT, S_N
-from simcore.engine.tables import FX_PLACE
 from simcore.engine.vocab import (
     A_BANG_MISSED_SWAP,
     A_BUILTIN_MUSTANG,
@@ -14,6 +13,7 @@ from simcore.engine.vocab import (
     E_BANG,
     E_MISSED,
     E_VOLCANIC,
+    FX_PLACE,
     PL_WEAPON,
     R_OUTLAW,
     R_RENEGADE,

@@ -90,11 +90,12 @@ from simcore.engine.state import (
     STATE_DTYPE,
     new_states,
 )
-from simcore.engine.tables import FX_AIM, FX_PICKS
 from simcore.engine.vocab import (
     AIM_EVERY_OTHER,
     E_DUEL,
     E_HEAL,
+    FX_AIM,
+    FX_PICKS,
     R_DEPUTY,
     R_LEADER,
     R_OUTLAW,

@@ -5,7 +5,7 @@ from typing import NamedTuple
 import numpy as np
 
 from simcore.engine.limits import MAX_CARDS, MAX_CHARACTERS, MAX_PLAYERS
-from simcore.engine.vocab import EFFECT_TRAITS, N_EFFECTS, N_RULES
+from simcore.engine.vocab import N_RULES
 
 
 class Tables(NamedTuple):
@@ -29,28 +29,6 @@ class Tables(NamedTuple):
     )  # int8[MAX_PLAYERS + 1, MAX_PLAYERS]: roles[n, :n] the role mix for n players, -1 pad
     rules: np.ndarray  # int64[N_RULES]: rule flags indexed by vocab.RU_*
 
-
-# The effects' traits (vocab.EFFECT_TRAITS), the same for every theme, as constant arrays
-# the compiled kernel folds in: trait t of effect e is FX_<T>[e] (constants, not fields of
-# the tables record, so that writes to the state never force them to be read again). A
-# card's own aim and draws (a theme's own effect may change them) are T.card_aim and
-# T.card_draws.
-
-
-def _trait(name: str) -> np.ndarray:
-    return np.array([int(getattr(EFFECT_TRAITS[e], name)) for e in range(N_EFFECTS)], np.int64)
-
-
-FX_PLACE = _trait("place")
-FX_AIM = _trait("aim")
-FX_HIT = _trait("hit")
-FX_BANG_CARD = _trait("bang_card")
-FX_CANCELS = _trait("cancels")
-FX_ATTACK = _trait("attack")
-FX_PICKS = _trait("picks")
-FX_BURDEN = _trait("burden")
-FX_TEMPERED = _trait("tempered")
-FX_DMG = _trait("dmg")
 
 # The kernel reads the tables as one record (passed by reference, fixed-size fields).
 TABLES_DTYPE = np.dtype(

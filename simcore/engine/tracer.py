@@ -53,7 +53,6 @@ from simcore.engine.state import (
     S_ROUNDS,
     S_TURN,
 )
-from simcore.engine.tables import FX_BANG_CARD, FX_CANCELS, FX_PICKS, FX_PLACE
 from simcore.engine.themeinfo import plural
 from simcore.engine.tracespec import TraceSpec
 from simcore.engine.vocab import (
@@ -74,6 +73,10 @@ from simcore.engine.vocab import (
     E_MISSED,
     E_STEAL,
     EFFECTS,
+    FX_BANG_CARD,
+    FX_CANCELS,
+    FX_PICKS,
+    FX_PLACE,
     PL_IN_FRONT,
     ROLES,
     RU_BANG_LIMIT,

@@ -6,6 +6,8 @@ Names live only in theme files, the loader and reports; the kernel branches on t
 
 from typing import NamedTuple
 
+import numpy as np
+
 # --- card effects -----------------------------------------------------------------
 E_NONE = 0
 E_BANG = 1  # BANG!: a BANG! effect on one player within reach; a BANG! card
@@ -71,7 +73,7 @@ CHECKS = {
 
 # --- effect traits: what each effect does, as data ------------------------------------
 # The kernel, the bots, the referee, the search and the tracer read these traits instead of
-# naming effects: tables.FX_* hold them per effect code (constants of the compiled kernel),
+# naming effects: FX_* (below) hold them per effect code (constants of the compiled kernel),
 # Tables.card_aim and card_draws per card (a theme's own effects, theme.py `[[effects]]`,
 # change those two).
 
@@ -167,6 +169,27 @@ EFFECT_TRAITS = {
     E_HEAL_ANY: Traits(PL_DISCARD, AIM_ANY, tempered=True),
     E_NEW_HOPE: Traits(PL_PASSING, AIM_SELF, check=CHK_NEW_HOPE),
 }
+
+# The traits as constant arrays the compiled kernel folds in: trait t of effect e is
+# FX_<T>[e] (constants, not fields of the tables record, so that writes to the state never
+# force them to be read again). A card's own aim and draws (a theme's own effect may change
+# them) are Tables.card_aim and Tables.card_draws.
+
+
+def _trait(name: str) -> np.ndarray:
+    return np.array([int(getattr(EFFECT_TRAITS[e], name)) for e in range(N_EFFECTS)], np.int64)
+
+
+FX_PLACE = _trait("place")
+FX_AIM = _trait("aim")
+FX_HIT = _trait("hit")
+FX_BANG_CARD = _trait("bang_card")
+FX_CANCELS = _trait("cancels")
+FX_ATTACK = _trait("attack")
+FX_PICKS = _trait("picks")
+FX_BURDEN = _trait("burden")
+FX_TEMPERED = _trait("tempered")
+FX_DMG = _trait("dmg")
 assert sorted(EFFECT_TRAITS) == list(range(N_EFFECTS))
 
 # blue-bordered effects: they stay in play
