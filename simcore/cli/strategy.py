@@ -274,7 +274,7 @@ def tune(
 
     try:
         tune_counts(
-            theme, counts, field, seed, folder, threshold, rounds, budget, backend,
+            theme, fields, seed, folder, threshold, rounds, budget, backend, theme=loaded,
             command=f"bangsim tune --theme {theme} --players {players} --field {field} "
             f"--seed {seed}",
             method=method, keep=keep, searches=searches, meta_games=meta_games,
@@ -367,6 +367,8 @@ def exploit(
 
     Example: bangsim exploit --strategy tuned --method search --role outlaw --format json
     """
+    from simcore.engine.play import check_players
+    from simcore.engine.theme import load_theme
     from simcore.studies.exploit import METHODS
     from simcore.studies.exploit import exploit as measure
     from strategies.presets import resolve_strategy
@@ -382,7 +384,10 @@ def exploit(
     if searches < 1:
         fail(f"--searches is a number of best responses, at least 1, got {searches}")
     try:
-        if resolve_strategy(strategy, mixed=True).search:
+        loaded = load_theme(theme)
+        check_players(loaded, players)
+        field = resolve_strategy(strategy, players, loaded.plays_as, mixed=True)
+        if field.search:
             fail(
                 f"exploit measures a field that does not search: give the base of "
                 f"{strategy!r} (--method search adds the searching seat)"
@@ -400,9 +405,9 @@ def exploit(
     backend = open_backend(ctx, backend_name, address)
     try:
         found = measure(
-            method, strategy, theme, players, seed, search, out=out, budget=budget_,
-            searches=searches, games=games, roles=[role] if role else None, by_kind=by_kind,
-            rows=[(k,) for k in search.kinds] if kinds else None,
+            method, strategy, theme, players, seed, search, theme=loaded, field=field, out=out,
+            budget=budget_, searches=searches, games=games, roles=[role] if role else None,
+            by_kind=by_kind, rows=[(k,) for k in search.kinds] if kinds else None,
             progress=partial(typer.echo, err=True) if progress else None, backend=backend,
         )  # fmt: skip
     except ValueError as e:

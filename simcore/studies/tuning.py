@@ -75,8 +75,7 @@ class Tuned:
 
 def tune_counts(
     theme_id: str,
-    counts: list[int],
-    field: str,
+    fields: dict[int, Strategy],
     seed: int,
     folder: Path,
     threshold: float,
@@ -84,6 +83,7 @@ def tune_counts(
     budget: dict[str, Any],
     backend: Backend | None = None,
     *,
+    theme: Theme,
     command: str,
     method: str = METHODS[0],
     keep: str = GAIN,
@@ -92,25 +92,28 @@ def tune_counts(
     bars: Callable[[str], Any] | None = None,
     say: Callable[[str], None],
 ) -> Tuned:
-    """For each player count, iterate (or psro, by `method`) from `field` in folder/Np;
-    then writes folder/trail.json and folder/tuned.toml (preset `tuned`), or under psro
+    """For each player count N of `fields`, iterate (or psro, by `method`) in folder/Np from
+    fields[N], in `theme` (theme_id loaded, which the searches record); then writes folder/trail.json and folder/tuned.toml (preset `tuned`), or under psro
     folder/mixture.json and folder/meta.json, their header `command` and what the run
     did. `threshold` is in points; bars(desc) gives a progress bar (tqdm's set_postfix_str,
     update, close) per count; say gets each best response's line as its count ends, the
     counts left unsettled, and what was written."""
     tables, trail, metas, open_counts = {}, [], [], []
     t0 = time.perf_counter()
-    for n in counts:
+    for n, start in fields.items():
         bar = bars(f"tune {n}p") if bars else None
         shown = partial(_shown, bar) if bar is not None else None
-        args = (theme_id, n, field, seed, folder / f"{n}p", threshold / 100, rounds, budget, shown)
+        args = (theme_id, n, start, seed, folder / f"{n}p", threshold / 100, rounds, budget, shown)
         try:
             if method == PSRO:
-                mixture, steps, meta = psro(*args, backend, keep=keep, meta_games=meta_games)
-                tables[n] = mixture
+                tables[n], steps, meta = psro(
+                    *args, backend, keep=keep, meta_games=meta_games, theme=theme
+                )
                 metas += meta
             else:
-                tables[n], steps = iterate(*args, backend, keep=keep, searches=searches)
+                tables[n], steps = iterate(
+                    *args, backend, keep=keep, searches=searches, theme=theme
+                )
         finally:
             if bar is not None:
                 bar.close()
