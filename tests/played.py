@@ -71,3 +71,10 @@ def exploitability(strategy, theme, players, *args, **kw):
     loaded = load_theme(theme)
     field = resolved(strategy, players, loaded)
     return tune.exploitability(strategy, theme, players, *args, theme=loaded, field=field, **kw)
+
+
+def band(theme, players, side, *args, **kw):
+    """simcore.studies.band.band with `theme` loaded here."""
+    from simcore.studies import band as bands
+
+    return bands.band(theme, players, side, *args, theme=load_theme(theme), **kw)

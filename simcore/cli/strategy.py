@@ -533,6 +533,7 @@ def band(
 
     bangsim band --shipped --format json
     """
+    from simcore.engine.theme import load_theme
     from simcore.engine.vocab import WINNERS
     from simcore.studies.band import bands_dir, shipped_bands, side_bands
     from simcore.studies.exploit import pts
@@ -581,7 +582,7 @@ def band(
     try:
         results = side_bands(
             theme, players, sides, folder, epsilon / 100, seed, start, rounds, budget, ship,
-            progress=announce, backend=backend, spot_check=spot_check, search=search,
+            theme=load_theme(theme), progress=announce, backend=backend, spot_check=spot_check, search=search,
             also=also or (), check_seeds=check_seeds,
         )  # fmt: skip
     except ValueError as e:

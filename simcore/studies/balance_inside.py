@@ -297,7 +297,8 @@ def band_worst(
             theme_file = out / "inside" / "final" / key / f"{theme_id}-{players}p" / "theme.toml"
             targets = problem.targets.sides.get(players, {})
             dealt = dict.fromkeys(SIDE_OF_ROLE[r] for r in roles_at(config.theme, players))
-            table = arena.table(load_theme(str(theme_file)), players)
+            theme = load_theme(str(theme_file))
+            table = arena.table(theme, players)
             ends = []
             for side in list(targets) or list(dealt):
                 b = band(
@@ -306,6 +307,7 @@ def band_worst(
                     sub_seed(problem.seed, "band", key, label, side), last.strategies[v][label],
                     push=LIGHT_BUDGET, respond=LIGHT_BUDGET, check=LIGHT_BUDGET,
                     final_games=LIGHT_BUDGET["final_games"], backend=arena.backend, table=table,
+                    theme=theme,
                 )  # fmt: skip
                 games += b.games
                 ends += [b.low.strategy, b.high.strategy]
