@@ -61,7 +61,6 @@ class Tuned:
     """What tune_counts made: per player count the tuned matrix (or psro's mixture), the
     trail of best responses, psro's meta-games, and the counts its rounds left unsettled."""
 
-    method: str
     tables: dict[int, np.ndarray | Mixture]
     trail: list[Step]
     metas: list[MetaGame]
@@ -132,7 +131,7 @@ def tune_counts(
                 f"{n}p NOT settled in {rounds} rounds: round {left[0].round} took {gains} pts "
                 f"(rerun with more --rounds to resume from here)"
             )
-    tuned = Tuned(method, tables, trail, metas, open_counts, time.perf_counter() - t0)
+    tuned = Tuned(tables, trail, metas, open_counts, time.perf_counter() - t0)
     rule = "" if keep == GAIN else f", --keep {keep}"
     rule += f", {searches} searches a role to settle" if searches > 1 else ""
     rule += f", --method psro --meta-games {meta_games}" if method == PSRO else ""
