@@ -43,3 +43,38 @@ def best_response(settings, *args, field=None, **kw):
     theme = load_theme(settings.theme)
     field = field if field is not None else resolved(settings.field, settings.players, theme)
     return tune.best_response(settings, *args, theme=theme, field=field, **kw)
+
+
+def iterate(theme, players, start, *args, **kw):
+    """simcore.studies.tune.iterate with `theme` loaded and `start` resolved here (one row
+    per role, as `bangsim tune` resolves its --field)."""
+    from simcore.studies import tune
+
+    loaded = load_theme(theme)
+    field = resolve_strategy(start, players, loaded.plays_as)
+    return tune.iterate(theme, players, field, *args, theme=loaded, **kw)
+
+
+def psro(theme, players, start, *args, **kw):
+    """simcore.studies.tune.psro, `theme` and `start` as iterate's here."""
+    from simcore.studies import tune
+
+    loaded = load_theme(theme)
+    field = resolve_strategy(start, players, loaded.plays_as)
+    return tune.psro(theme, players, field, *args, theme=loaded, **kw)
+
+
+def exploitability(strategy, theme, players, *args, **kw):
+    """simcore.studies.tune.exploitability with `theme` loaded and `strategy` resolved here."""
+    from simcore.studies import tune
+
+    loaded = load_theme(theme)
+    field = resolved(strategy, players, loaded)
+    return tune.exploitability(strategy, theme, players, *args, theme=loaded, field=field, **kw)
+
+
+def band(theme, players, side, *args, **kw):
+    """simcore.studies.band.band with `theme` loaded here."""
+    from simcore.studies import band as bands
+
+    return bands.band(theme, players, side, *args, theme=load_theme(theme), **kw)

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from played import band
 from typer.testing import CliRunner
 
 import simcore
@@ -23,7 +24,6 @@ from simcore.studies.band import (
     ENDS,
     Band,
     End,
-    band,
     band_ends,
     shipped_bands,
     span_sides,

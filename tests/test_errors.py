@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from played import psro
 from test_experiment import TINY  # 4 cells of 120 games in chunks of 50
 from test_lock import holder
 from typer.testing import CliRunner
@@ -39,7 +40,6 @@ from simcore.errors import describe
 from simcore.runs import atomic, runfolder
 from simcore.runs.lock import LOCK_FILE
 from simcore.runs.runfolder import MANIFEST, SEATS, RunFolderError, chunk_problem
-from simcore.studies.tune import psro
 from strategies.params import POLICY_VERSION
 from strategies.presets import Mixture, resolve_strategy
 

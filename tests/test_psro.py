@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from played import best_response, play_games
+from played import best_response, iterate, play_games, psro
 from typer.testing import CliRunner
 
 import strategies
@@ -19,8 +19,6 @@ from simcore.studies.tune import (
     Mixture,
     Settings,
     Space,
-    iterate,
-    psro,
     regret_matching,
 )
 from strategies.params import KEYS
@@ -264,7 +262,7 @@ def test_a_mixture_is_refused_where_one_row_per_role_is_needed(two_profiles):
     best responses face it (the field's draws, own=True)."""
     path, _ = two_profiles
     with pytest.raises(ValueError, match="is a mixed strategy"):
-        iterate("classic", 5, path, 1, None)
+        resolve_strategy(path, 5)  # as bangsim tune resolves its --field
     with pytest.raises(ValueError, match="has no 4-player mixture .it has: 5."):
         resolve_strategy(path, 4, mixed=True)
     settings = Settings("classic", 5, "renegade", path, 3, 1, 0, 0.25, 64, 64, 256)

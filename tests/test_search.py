@@ -4,12 +4,11 @@ import json
 
 import numpy as np
 import pytest
-from played import best_response
+from played import best_response, exploitability, iterate
 from typer.testing import CliRunner
 
 from simcore.cli import app
 from simcore.engine.vocab import ROLES
-from simcore.studies import tune as search
 from simcore.studies.search_loop import Generation, cma_search, games_for, new_optimizer
 from simcore.studies.tune import Settings
 from strategies.params import N_PARAMS
@@ -113,20 +112,20 @@ TINY = dict(generations=2, games_min=64, games_max=96, final_games=400)
 
 
 def test_iterated_best_response_replaces_roles_and_keeps_a_trail(crippled, tmp_path):
-    matrix, steps = search.iterate("classic", 5, crippled, 5, tmp_path, 0.0, 2, TINY)
+    matrix, steps = iterate("classic", 5, crippled, 5, tmp_path, 0.0, 2, TINY)
     assert [s.role for s in steps[:4]] == ["leader", "deputy", "outlaw", "renegade"]
     assert all(s.games > 0 and s.seconds >= 0 for s in steps)
     start = resolve_strategy(crippled, 5).matrix
     outlaw = ROLES.index("outlaw")
     changed = [s.role for s in steps if s.replaced]
     assert (matrix[outlaw] != start[outlaw]).any() == ("outlaw" in changed)
-    again, steps2 = search.iterate("classic", 5, crippled, 5, tmp_path, 0.0, 2, TINY)
+    again, steps2 = iterate("classic", 5, crippled, 5, tmp_path, 0.0, 2, TINY)
     assert np.array_equal(again, matrix)  # resumed from the folder: the same searches
     assert [(s.role, s.gain, s.games) for s in steps2] == [(s.role, s.gain, s.games) for s in steps]
 
 
 def test_exploitability_of_crippled_outlaws_is_in_the_outlaws(crippled):
-    result = search.exploitability(crippled, "classic", 4, 2, None, TINY | {"final_games": 3000})
+    result = exploitability(crippled, "classic", 4, 2, None, TINY | {"final_games": 3000})
     gains = {r.settings.role: r for r in result.roles}
     assert set(gains) == {"leader", "outlaw", "renegade"}  # no deputy at 4 players
     assert gains["outlaw"].gain_low > 0
@@ -139,8 +138,8 @@ def test_several_searches_a_role_count_the_largest_gain(crippled, tmp_path):
     """exploitability(searches=K): K best responses a role, each with its own seed; the
     first is the one-search answer (its folder and seed), and the largest gain counts."""
     br = TINY | {"final_games": 1000}
-    one = search.exploitability(crippled, "classic", 4, 2, tmp_path, br, roles=["outlaw"])
-    two = search.exploitability(crippled, "classic", 4, 2, tmp_path, br, roles=["outlaw"],
+    one = exploitability(crippled, "classic", 4, 2, tmp_path, br, roles=["outlaw"])
+    two = exploitability(crippled, "classic", 4, 2, tmp_path, br, roles=["outlaw"],
                                 searches=2)  # fmt: skip
     first, second = two.gains["outlaw"]
     assert first == one.roles[0].gain and first != second

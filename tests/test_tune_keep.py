@@ -8,9 +8,10 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from played import iterate
 
 from simcore.engine.vocab import R_LEADER, R_OUTLAW, R_RENEGADE
-from simcore.studies.tune import BEYOND_LUCK, GAIN, Space, iterate, unsettled
+from simcore.studies.tune import BEYOND_LUCK, GAIN, Space, unsettled
 from strategies.presets import resolve_strategy
 
 SPACE = Space.full()

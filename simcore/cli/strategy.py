@@ -4,12 +4,10 @@ iterated best responses, and how much a best response still gains against a fiel
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable
 from dataclasses import asdict
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
@@ -29,9 +27,6 @@ from simcore.runs.runfolder import (
     check_writable,
 )
 from strategies.presets import Search
-
-if TYPE_CHECKING:
-    from simcore.studies.search_gain import KindTable
 
 # exploit --method search: deals per role, sized so one role at 5 players reaches about
 # +-1 point within 30 minutes on a 2-core machine with the default Search (docs/speed.md)
@@ -98,10 +93,6 @@ FinalGames = Annotated[
 def worlds_option(which: str):
     """The search seat's worlds per option in the first round, for `which` (an option)."""
     return typer.Option(help=f"{which}: worlds per option in the first round.")
-
-
-PSRO = "psro"
-METHODS = ("best-response", PSRO)  # bangsim tune --method
 
 
 def rollouts_option(which: str):
@@ -225,17 +216,9 @@ def tune(
     from tqdm.auto import tqdm
 
     from simcore.engine.theme import load_theme
-    from simcore.runs.atomic import write_atomic
-    from simcore.studies.tune import (
-        GAIN,
-        Settings,
-        best_response,
-        check_keep,
-        iterate,
-        psro,
-        unsettled,
-    )
-    from strategies.presets import mixture_text, preset_toml, resolve_strategy
+    from simcore.studies.tune import Settings, check_keep
+    from simcore.studies.tuning import METHODS, PSRO, tune_counts, tune_role
+    from strategies.presets import resolve_strategy
 
     budget = search_budget(generations, games_min, games_max, final_games)
     try:
@@ -264,15 +247,11 @@ def tune(
     check_writable(folder)
     backend = open_backend(ctx, backend_name, address)
 
-    def save(path: Path, text: str) -> None:
-        write_atomic(path, text.encode())
-
     if role is not None:
         if role not in ROLES:
             fail(f"unknown role {role!r} (roles: {', '.join(ROLES)})")
         if len(counts) != 1:
             fail("--role searches one player count: give --players a single number")
-        resolved = fields[counts[0]]
         settings = Settings(theme, counts[0], role, field, seed, **budget)
         folder = folder / f"{counts[0]}p-{role}" if out is None else folder
         bar = tqdm(total=generations, desc=f"tune {role}", unit="gen", disable=not progress)
@@ -282,81 +261,28 @@ def tune(
             bar.set_postfix_str(f"{gen.games} games/candidate, best gain {100 * best:+.1f} pts")
 
         try:
-            result = best_response(
-                settings, folder, progress, backend, theme=loaded, field=resolved
+            result = tune_role(
+                settings, folder, progress, backend, theme=loaded, field=fields[counts[0]]
             )
         except ValueError as e:
             fail(str(e))
         finally:
             bar.close()
-        matrix = resolved.matrix.copy()
-        matrix[ROLES.index(role)] = result.vector
-        save(folder / "best.toml", preset_toml("best", {counts[0]: matrix}, result.summary()))
         typer.echo(result.summary())
         typer.echo(f"preset: --strategy {folder / 'best.toml'}:best; search: {folder}")
         return
 
-    tables, trail, metas, open_counts = {}, [], [], []
-    t0 = time.perf_counter()
-    for n in counts:
-        bar = tqdm(desc=f"tune {n}p", unit="best response", disable=not progress)
-        shown = partial(_shown, bar)
-        args = (theme, n, field, seed, folder / f"{n}p", threshold / 100, rounds, budget, shown)
-        try:
-            if method == PSRO:
-                mixture, steps, meta = psro(*args, backend, keep=keep, meta_games=meta_games)
-                tables[n] = mixture
-                metas += meta
-            else:
-                tables[n], steps = iterate(*args, backend, keep=keep, searches=searches)
-        except ValueError as e:
-            fail(str(e))
-        finally:
-            bar.close()
-        trail += steps
-        for step in steps:
-            which = f" (search {step.search})" if step.search > 1 else ""
-            typer.echo(
-                f"{n}p round {step.round} {step.role:<8}{which} gain {100 * step.gain:+5.1f} pts "
-                f"[{100 * step.gain_low:+.1f}, {100 * step.gain_high:+.1f}]"
-                f"{'' if step.replaced else ' (kept the old values)'}"
-            )
-        if method != PSRO and (left := unsettled(steps, threshold / 100, keep)):
-            open_counts.append(n)
-            gains = ", ".join(f"{s.role} {100 * s.gain:+.1f}" for s in left)
-            typer.echo(
-                f"{n}p NOT settled in {rounds} rounds: round {left[0].round} took {gains} pts "
-                f"(rerun with more --rounds to resume from here)"
-            )
-    games = sum(s.games for s in trail) + sum(m.games for m in metas)
-    rule = "" if keep == GAIN else f", --keep {keep}"
-    rule += f", {searches} searches a role to settle" if searches > 1 else ""
-    rule += f", --method psro --meta-games {meta_games}" if method == PSRO else ""
-    rule += f"; NOT settled at {', '.join(f'{n}p' for n in open_counts)}" if open_counts else ""
-    header = (
-        f"bangsim tune --theme {theme} --players {players} --field {field} --seed {seed} "
-        f"(threshold {threshold} points, at most {rounds} rounds{rule}); {games:,} games, "
-        f"{time.perf_counter() - t0:.0f} s this run"
-    )
-    save(folder / "trail.json", json.dumps([asdict(s) for s in trail], indent=1) + "\n")
-    if method == PSRO:
-        save(folder / "mixture.json", mixture_text(tables, header))
-        save(folder / "meta.json", json.dumps([asdict(m) for m in metas], indent=1) + "\n")
-        for m in metas:
-            typer.echo(
-                f"{m.players}p round {m.round} meta-game: {m.profiles} profiles, "
-                f"{m.games:,} games; the mixture {m.support} of them"
-            )
-        typer.echo(f"mixture: {folder / 'mixture.json'}; trail: {folder / 'trail.json'}")
-        return
-    save(folder / "tuned.toml", preset_toml("tuned", tables, header))
-    typer.echo(f"preset: --strategy {folder / 'tuned.toml'}:tuned; trail: {folder / 'trail.json'}")
-
-
-def _shown(bar, what: str) -> None:
-    """A tune's progress: the best response now searched, one step of `bar`."""
-    bar.set_postfix_str(what)
-    bar.update(1)
+    try:
+        tune_counts(
+            theme, fields, seed, folder, threshold, rounds, budget, backend, theme=loaded,
+            command=f"bangsim tune --theme {theme} --players {players} --field {field} "
+            f"--seed {seed}",
+            method=method, keep=keep, searches=searches, meta_games=meta_games,
+            bars=lambda desc: tqdm(desc=desc, unit="best response", disable=not progress),
+            say=typer.echo,
+        )  # fmt: skip
+    except ValueError as e:
+        fail(str(e))
 
 
 def exploit(
@@ -441,12 +367,14 @@ def exploit(
 
     Example: bangsim exploit --strategy tuned --method search --role outlaw --format json
     """
-    from simcore.studies.search_gain import search_by_kind, search_gain
-    from simcore.studies.tune import exploitability
+    from simcore.engine.play import check_players
+    from simcore.engine.theme import load_theme
+    from simcore.studies.exploit import METHODS
+    from simcore.studies.exploit import exploit as measure
     from strategies.presets import resolve_strategy
 
     check_text_or_json(output)
-    if method not in ("params", "search", "both"):
+    if method not in METHODS:
         fail(f"--method must be params, search or both, not {method!r}")
     budget_ = search_budget(generations, games_min, games_max, final_games)
     if games < 2:
@@ -456,7 +384,10 @@ def exploit(
     if searches < 1:
         fail(f"--searches is a number of best responses, at least 1, got {searches}")
     try:
-        if resolve_strategy(strategy, mixed=True).search:
+        loaded = load_theme(theme)
+        check_players(loaded, players)
+        field = resolve_strategy(strategy, players, loaded.plays_as, mixed=True)
+        if field.search:
             fail(
                 f"exploit measures a field that does not search: give the base of "
                 f"{strategy!r} (--method search adds the searching seat)"
@@ -472,118 +403,20 @@ def exploit(
     if out is not None:
         check_writable(out)
     backend = open_backend(ctx, backend_name, address)
-
-    def announce(what: str) -> Callable[[str], None]:
-        def say(r: str) -> None:
-            if progress:
-                typer.echo(what.format(role=r), err=True)
-
-        return say
-
-    roles = [role] if role else None
-    inside = beyond = None
     try:
-        if method in ("params", "both"):
-            inside = exploitability(
-                strategy, theme, players, seed, out, budget_,
-                announce("searching the {role}'s best response ..."), backend, roles=roles,
-                searches=searches,
-            )  # fmt: skip
-        if by_kind:
-            rows = [(k,) for k in search.kinds] if kinds else None
-            table = search_by_kind(
-                strategy, theme, players, seed, games, search, rows, roles,
-                announce("playing a search seat as the {role}, one kind at a time ..."),
-                backend,
-            )  # fmt: skip
-            show_kind_table(table, output)
-            return
-        if method in ("search", "both"):
-            beyond = search_gain(
-                strategy, theme, players, seed, games, search, roles,
-                announce("playing a search seat as the {role} ..."), backend,
-            )  # fmt: skip
+        found = measure(
+            method, strategy, theme, players, seed, search, theme=loaded, field=field, out=out,
+            budget=budget_, searches=searches, games=games, roles=[role] if role else None,
+            by_kind=by_kind, rows=[(k,) for k in search.kinds] if kinds else None,
+            progress=partial(typer.echo, err=True) if progress else None, backend=backend,
+        )  # fmt: skip
     except ValueError as e:
         fail(str(e))
     if output == "json":
-        if inside and beyond:
-            doc = {"inside_the_family": inside.as_dict(), "beyond_it": beyond.as_dict()}
-        else:
-            doc = (inside or beyond).as_dict()
-        typer.echo(json.dumps(doc, indent=1))
+        typer.echo(json.dumps(found.as_dict(), indent=1))
         return
-    if beyond is None:
-        typer.echo(f"exploitability of {strategy} ({inside.theme}, {players} players):")
-        for r in inside.roles:
-            each = inside.gains.get(r.settings.role)
-            typer.echo(
-                f"  {r.settings.role:<8} {100 * r.baseline_rate:5.1f}% -> "
-                f"{100 * r.answer_rate:5.1f}%  gain {pts(r.gain, r.gain_low, r.gain_high)}"
-                + (
-                    f"  (the largest of {', '.join(f'{100 * g:+.1f}' for g in each)})"
-                    if each
-                    else ""
-                )
-            )
-        typer.echo(f"  total    {pts(inside.total, inside.total_low, inside.total_high)}")
-        return
-    family = {r.settings.role: r for r in inside.roles} if inside else {}
-    head = f"exploitability of {strategy} ({beyond.theme}, {players} players)"
-    typer.echo(f"{head}, beyond the parameter family: one seat searching by rollouts")
-    typer.echo(
-        f"  (worlds {search.worlds}, budget {search.budget} rollouts per decision, "
-        f"kinds {'+'.join(search.kinds)}, z {search.z:g}, beta {search.beta:g})"
-    )
-    for r in beyond.roles:
-        line = (
-            f"  {r.role:<8} {100 * r.field_rate:5.1f}% -> {100 * r.search_rate:5.1f}%  "
-            f"beyond it {pts(r.gain, r.gain_low, r.gain_high)}"
-        )
-        if r.role in family:
-            f = family[r.role]
-            line += f"  inside the family {pts(f.gain, f.gain_low, f.gain_high)}"
-        rate = r.decisions / r.seconds if r.seconds else 0.0
-        typer.echo(
-            f"{line}  ({r.games:,} deals, {r.seconds:.0f} s, "
-            f"{r.games / r.seconds:.1f} games/s, {rate:,.0f} decisions/s, "
-            f"{r.changed:,} of {r.decisions:,} decisions left the field's play)"
-        )
-
-
-def show_kind_table(table: KindTable, output: str) -> None:
-    """Print the disagreement table (exploit --by-kind) as text or JSON."""
-    from simcore.studies.search_gain import NOT_SEARCHED
-
-    if output == "json":
-        typer.echo(json.dumps(table.as_dict(), indent=1))
-        return
-    s = table.search
-    typer.echo(
-        f"disagreement table of {table.strategy} ({table.theme}, {table.players} players): "
-        "one seat searching one kind of decision"
-    )
-    typer.echo(
-        f"  (worlds {s.worlds}, budget {s.budget} rollouts per decision, z {s.z:g}, "
-        f"beta {s.beta:g}; the same deals for every row)"
-    )
-    typer.echo(f"  {'role':<8} {'kind':<13} {'decisions':>9} {'disagree':>8} {'disagree':>8}  gain")
-    typer.echo(f"  {'':<8} {'':<13} {'per game':>9} {'per 100':>8} {'per game':>8}")
-    for role, rows in table.roles.items():
-        for row in rows:
-            d = row.as_dict()
-            per_100 = "-" if d["disagree_per_100"] is None else f"{d['disagree_per_100']:.1f}"
-            g = row.gain
-            typer.echo(
-                f"  {role:<8} {row.name:<13} {d['decisions_per_game']:9.2f} {per_100:>8} "
-                f"{d['disagree_per_game']:8.2f}  {pts(g.gain, g.gain_low, g.gain_high)}  "
-                f"({g.games:,} deals, {g.seconds:.0f} s)"
-            )
-    for kind, why in NOT_SEARCHED.items():
-        typer.echo(f"  {'every':<8} {kind:<13} {why}")
-
-
-def pts(gain: float, low: float, high: float) -> str:
-    return f"{100 * gain:+5.1f} pts [{100 * low:+.1f}, {100 * high:+.1f}]"
+    for line in found.lines():
+        typer.echo(line)
 
 
 def band(
@@ -700,8 +533,10 @@ def band(
 
     bangsim band --shipped --format json
     """
+    from simcore.engine.theme import load_theme
     from simcore.engine.vocab import WINNERS
     from simcore.studies.band import bands_dir, shipped_bands, side_bands
+    from simcore.studies.exploit import pts
 
     check_text_or_json(output)
     if shipped:
@@ -747,7 +582,7 @@ def band(
     try:
         results = side_bands(
             theme, players, sides, folder, epsilon / 100, seed, start, rounds, budget, ship,
-            progress=announce, backend=backend, spot_check=spot_check, search=search,
+            theme=load_theme(theme), progress=announce, backend=backend, spot_check=spot_check, search=search,
             also=also or (), check_seeds=check_seeds,
         )  # fmt: skip
     except ValueError as e:

@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from simcore.engine.theme import load_theme
+from simcore.engine.theme import Theme, load_theme
 from simcore.engine.vocab import SIDE_OF_ROLE
 from simcore.runs.atomic import write_atomic
 from simcore.runs.backend import Backend
@@ -127,11 +127,9 @@ class Arena:
     backend: Backend | None = None
     table_of: Callable[[Any, int], Any] | None = None
 
-    def table(self, theme_file: Path, players: int) -> Any:
-        """What a best response at `theme_file` plays on (None: the kernel)."""
-        return (
-            None if self.table_of is None else self.table_of(load_theme(str(theme_file)), players)
-        )
+    def table(self, theme: Theme, players: int) -> Any:
+        """What a best response in `theme` plays on (None: the kernel)."""
+        return None if self.table_of is None else self.table_of(theme, players)
 
 
 def key_of(variant: Variant) -> str:
@@ -258,11 +256,13 @@ def retune(
     write_atomic(theme_file, theme_toml(theme, f"{theme_id}-{key}", what).encode())
     start_file = folder / "start.toml"
     write_atomic(start_file, preset_toml("start", {n: start}, f"the start of {what}").encode())
+    loaded = load_theme(str(theme_file))
     matrix, steps = iterate(
-        str(theme_file), n, f"{start_file}:start",
+        str(theme_file), n, resolve_strategy(f"{start_file}:start", n, loaded.plays_as),
         replicate_seed(problem.seed, replicate, "inside", stage, key, config.label), folder,
         rounds=1, br=budget,
-        backend=arena.backend, table=arena.table(theme_file, n), keep=problem.budget.retune_keep,
+        backend=arena.backend, table=arena.table(loaded, n), keep=problem.budget.retune_keep,
+        theme=loaded,
     )  # fmt: skip
     preset = folder / f"{RETUNED}.toml"
     header = f"strategies re-tuned for {what} ({stage} stage)"
@@ -297,7 +297,8 @@ def band_worst(
             theme_file = out / "inside" / "final" / key / f"{theme_id}-{players}p" / "theme.toml"
             targets = problem.targets.sides.get(players, {})
             dealt = dict.fromkeys(SIDE_OF_ROLE[r] for r in roles_at(config.theme, players))
-            table = arena.table(theme_file, players)
+            theme = load_theme(str(theme_file))
+            table = arena.table(theme, players)
             ends = []
             for side in list(targets) or list(dealt):
                 b = band(
@@ -306,6 +307,7 @@ def band_worst(
                     sub_seed(problem.seed, "band", key, label, side), last.strategies[v][label],
                     push=LIGHT_BUDGET, respond=LIGHT_BUDGET, check=LIGHT_BUDGET,
                     final_games=LIGHT_BUDGET["final_games"], backend=arena.backend, table=table,
+                    theme=theme,
                 )  # fmt: skip
                 games += b.games
                 ends += [b.low.strategy, b.high.strategy]

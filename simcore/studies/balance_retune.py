@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from simcore.engine.theme import load_theme
 from simcore.runs.atomic import write_atomic
 from simcore.runs.backend import Backend, LocalBackend
 from simcore.studies.balance import Problem
@@ -39,7 +40,7 @@ from simcore.studies.balance_search import (
 from simcore.studies.batch import Work, play_all
 from simcore.studies.search_loop import sub_seed
 from simcore.studies.tune import iterate
-from strategies.presets import Strategy, preset_toml
+from strategies.presets import Strategy, preset_toml, resolve_strategy
 
 # A warm start begins at strong play: CMA-ES's first step is a tenth of each key's range,
 # not best_response's 0.25, whose drift over 47 keys costs a short search 1 to 3 points
@@ -111,15 +112,18 @@ def retune_variant(
     themes = problem.themes_of(var.choice)
     reps = problem.budget.retune_replicates
     games, presets, items, said = 0, [], [], []
+    loaded = {c.theme.id: load_theme(var.files[c.theme.id]) for c in problem.configs}
     for r in range(reps):
         presets.append({})
         for config in problem.configs:
             theme_id, n = config.theme.id, config.players
             folder = replicate_dir(out / "retune" / var.name, r, theme_id, n)
+            theme = loaded[theme_id]
             matrix, steps = iterate(
-                var.files[theme_id], n, problem.strategy,
+                var.files[theme_id], n, resolve_strategy(problem.strategy, n, theme.plays_as),
                 replicate_seed(problem.seed, r, "retune", var.name, config.label), folder,
                 rounds=1, br=RETUNE_BUDGET, backend=backend, keep=problem.budget.retune_keep,
+                theme=theme,
             )  # fmt: skip
             games += sum(s.games for s in steps)
             said += [

@@ -79,7 +79,7 @@ from typing import Any
 import numpy as np
 
 from simcore.engine.play import check_players
-from simcore.engine.theme import Theme, load_theme
+from simcore.engine.theme import Theme
 from simcore.engine.vocab import ROLES, WINNERS
 from simcore.errors import UserError, one_line
 from simcore.runs.atomic import write_atomic
@@ -254,6 +254,8 @@ def band(
     search: Search | None = None,
     also: tuple[str, ...] | list[str] = (),
     check_seeds: int = 1,
+    *,
+    theme: Theme,
 ) -> Band:
     """The band of `side`'s win rate at (theme, players), from the profile `start` and the
     profiles `also` (specs --strategy accepts, mixture files among them): see the module
@@ -265,8 +267,8 @@ def band(
     again); spot_check: deals per role of the search seat's check (`search`'s settings,
     default Search()) of the start and each profile within epsilon, 0: none;
     check_seeds: best responses per role of each profile's check, each with its own seed,
-    the largest gain counting (one search is a lower bound of the role's gain)."""
-    theme = load_theme(theme_id)
+    the largest gain counting (one search is a lower bound of the role's gain). `theme` is
+    theme_id loaded, the caller's; theme_id is what the searches record."""
     check_players(theme, players)
     if side not in WINNERS:
         raise ValueError(f"unknown side {side!r} (sides: {', '.join(WINNERS)})")
@@ -373,7 +375,7 @@ def band(
                 theme, players, _values(profile), seed, spot_check, settings(search)
             )
             if key not in asked:
-                asked[key] = _spot_check(theme_id, players, spec, spot_check, search,
+                asked[key] = _spot_check(theme, players, spec, spot_check, search,
                                          sub_seed(seed, "band", "spot"), shared / f"{key}.json",
                                          backend)  # fmt: skip
                 cost["spot_check"] += asked[key]["games"]
@@ -401,18 +403,19 @@ def band(
 
 def side_bands(
     theme_id: str, players: int, sides: list[str], folder: Path, epsilon: float, seed: int,
-    start: str, rounds: int, budget: dict[str, Any], ship: bool = False, **options: Any,
+    start: str, rounds: int, budget: dict[str, Any], ship: bool = False, *, theme: Theme,
+    **options: Any,
 ) -> list[Band]:  # fmt: skip
     """`bangsim band`: the band of each of `sides` at (theme, players), in folder/SIDE, every
     best response searched with `budget` and kept in folder/searches, which the sides share
     with their answers; with several sides each spans every side's profiles within epsilon
-    (span_sides), and `ship` adds them to the shipped bands. options: band's progress,
-    backend, spot_check, search, also and check_seeds."""
+    (span_sides), and `ship` adds them to the shipped bands. theme: theme_id loaded;
+    options: band's progress, backend, spot_check, search, also and check_seeds."""
     asked: dict = {}  # the sides' bands share their searches (the start's checks at least)
     results = [
         band(theme_id, players, s, folder / s, epsilon, seed, start, rounds, push=budget,
              respond=budget, check=budget, final_games=budget["final_games"],
-             shared=folder / "searches", asked=asked, **options)
+             shared=folder / "searches", asked=asked, theme=theme, **options)
         for s in sides
     ]  # fmt: skip
     if len(results) > 1:  # each side's band spans every side's profiles within epsilon
@@ -490,12 +493,13 @@ def _respond(theme_id, theme, players, profile, role, aim, budget, seed, where, 
     return best_response(settings, where, backend=backend, table=table, theme=theme, field=field)
 
 
-def _spot_check(theme_id, players, spec, deals, search, seed, path, backend) -> dict[str, Any]:
+def _spot_check(theme, players, spec, deals, search, seed, path, backend) -> dict[str, Any]:
     """The search seat's gain in each role over the profile `spec` (search_gain) on `deals`
     deals, saved in `path`, and read from there when it was made before (not replayed)."""
     if path.is_file():
         return json.loads(path.read_text(encoding="utf-8"))
-    gain = search_gain(spec, theme_id, players, seed, deals, search, backend=backend)
+    field = resolve_strategy(spec, players, theme.plays_as, mixed=True)
+    gain = search_gain(theme, players, field, seed, deals, search, backend=backend)
     keys = ("field_rate", "search_rate", "gain", "gain_low", "gain_high", "seconds", "rollouts")
     doc = {
         "deals": deals,

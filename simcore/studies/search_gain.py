@@ -29,7 +29,7 @@ import numpy as np
 
 from simcore.engine.play import check_players
 from simcore.engine.search import Q_CHANGED, Q_DECISIONS, Q_KIND, Q_ROLLOUTS
-from simcore.engine.theme import Theme, load_theme
+from simcore.engine.theme import Theme
 from simcore.engine.vocab import ROLES
 from simcore.runs.backend import Backend
 from simcore.stats import paired_interval
@@ -232,12 +232,11 @@ def paired_arms(
     return out
 
 
-def field_and_roles(
-    strategy: str, theme_id: str, players: int, roles: list[str] | None
-) -> tuple[Theme, Strategy, list[str]]:
-    """The theme, the field (which must not search) and the roles measured (those at the
-    table, or `roles`); one-line ValueError for a role not at the table."""
-    theme = load_theme(theme_id)
+def measured_roles(
+    theme: Theme, players: int, field: Strategy, roles: list[str] | None
+) -> list[str]:
+    """The roles measured (those at the table, or `roles`) against `field`, which must not
+    search; one-line ValueError for a role not at the table."""
     check_players(theme, players)
     at = roles_at(theme, players)
     for r in roles or []:
@@ -245,16 +244,15 @@ def field_and_roles(
             raise ValueError(
                 f"no {r} at {players} players in {theme.id!r} (roles: {', '.join(at)})"
             )
-    field = resolve_strategy(strategy, players, theme.plays_as, mixed=True)
     if field.search:
         raise ValueError("the field of exploit --method search cannot search itself")
-    return theme, field, roles or at
+    return roles or at
 
 
 def search_gain(
-    strategy: str,
-    theme_id: str,
+    theme: Theme,
     players: int,
+    field: Strategy,
     seed: int,
     games: int,
     search: Search | None = None,
@@ -262,10 +260,10 @@ def search_gain(
     progress: Callable[[str], None] | None = None,
     backend: Backend | None = None,
 ) -> SearchGain:
-    """Per role (those at the table, or `roles`), one search seat's gain over the field
-    `strategy` on `games` deals."""
+    """Per role (those at the table, or `roles`), one search seat's gain over `field` (a
+    strategy resolved at `players` in `theme`, mixed allowed) on `games` deals."""
     search = search or Search()
-    theme, field, measured = field_and_roles(strategy, theme_id, players, roles)
+    measured = measured_roles(theme, players, field, roles)
     out = []
     for role in measured:
         if progress:
@@ -275,9 +273,9 @@ def search_gain(
 
 
 def search_by_kind(
-    strategy: str,
-    theme_id: str,
+    theme: Theme,
     players: int,
+    field: Strategy,
     seed: int,
     games: int,
     search: Search | None = None,
@@ -289,9 +287,9 @@ def search_by_kind(
     """The disagreement table: per role (those at the table, or `roles`) and per kind set of
     `kinds` (default: each of BY_KIND alone, then TOGETHER), one seat searching only those
     decisions with `search`'s other settings, paired with the field's own play on the
-    same `games` deals (the same deals for every row)."""
+    same `games` deals (the same deals for every row); `theme`, `field`: as search_gain's."""
     search = search or Search()
-    theme, field, measured = field_and_roles(strategy, theme_id, players, roles)
+    measured = measured_roles(theme, players, field, roles)
     kinds = kinds or [(k,) for k in BY_KIND] + [TOGETHER]
     rows = [replace(search, kinds=k) for k in kinds]
     table = {}

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from simcore.engine.play import check_players
-from simcore.engine.theme import Theme, load_theme
+from simcore.engine.theme import Theme
 from simcore.engine.vocab import ROLES, WINNERS
 from simcore.runs.backend import Backend
 from simcore.runs.runfolder import theme_digest
@@ -367,7 +367,7 @@ def takes(keep: str, res: BestResponse) -> bool:
 def iterate(
     theme_id: str,
     players: int,
-    start: str,
+    start: Strategy,
     seed: int,
     out: Path,
     threshold: float = 0.01,
@@ -378,6 +378,8 @@ def iterate(
     table: Any = None,
     keep: str = GAIN,
     searches: int = 1,
+    *,
+    theme: Theme,
 ) -> tuple[np.ndarray, list[Step]]:
     """Iterated best response: cycle over the roles, replacing each role's parameters by its
     best response to the current field when `keep` takes it (see takes), until no role
@@ -385,6 +387,8 @@ def iterate(
     the next round would face the same field) or `rounds` are done. Every best response keeps
     its state in its own folder under `out`, so a rerun resumes (on either `backend`).
     Returns the final matrix (one row per role) and the trail. `table`: as best_response's.
+    `theme` is theme_id loaded, `start` resolved at `players` (the caller's, parsed once);
+    theme_id is what the searches' settings record.
 
     One search finds one optimum, so a round that settles has shown a lower bound of each
     role's gain. With `searches` K > 1 a settled round is confirmed: K - 1 more best
@@ -401,9 +405,8 @@ def iterate(
     answers out and differ only in the real adaptations their searches find. Where roles
     answer each other in a cycle (each round's gains stay up), psro is the method."""
     check_keep(keep)
-    theme = load_theme(theme_id)
     check_players(theme, players)
-    matrix = resolve_strategy(start, players, theme.plays_as).matrix.copy()
+    matrix = start.matrix.copy()
     steps: list[Step] = []
     roles = roles_at(theme, players)
     for r in range(rounds):
@@ -551,7 +554,7 @@ META_FLOOR = 1e-3  # profiles of the solved joint play below this weight are lef
 def psro(
     theme_id: str,
     players: int,
-    start: str,
+    start: Strategy,
     seed: int,
     out: Path,
     threshold: float = 0.01,
@@ -562,6 +565,8 @@ def psro(
     table: Any = None,
     keep: str = GAIN,
     meta_games: int = META_GAMES,
+    *,
+    theme: Theme,
 ) -> tuple[Mixture, list[Step], list[MetaGame]]:
     """Policy-space response oracles (PSRO, Lanctot et al. 2017) with a coarse correlated
     equilibrium as meta-solver (as JPSRO, Marris et al. 2021). Each role keeps a population
@@ -578,13 +583,12 @@ def psro(
     round after round), the mixture takes in both sides of the cycle. Every search and
     meta-game keeps its state under `out`, so a rerun resumes. Returns the last mixture
     measured (the last round's gains are its exploitability), the trail and the
-    meta-games."""
+    meta-games. `theme`, `start`: as iterate's."""
     check_keep(keep)
     if rounds < 1:
         raise ValueError(f"psro needs at least 1 round, got {rounds}")
-    theme = load_theme(theme_id)
     check_players(theme, players)
-    matrix = resolve_strategy(start, players, theme.plays_as).matrix
+    matrix = start.matrix
     table = table or EngineTable(theme, players, backend)
     populations = [[row] for row in matrix]
     steps: list[Step] = []
@@ -726,18 +730,21 @@ def exploitability(
     table: Any = None,
     roles: list[str] | None = None,
     searches: int = 1,
+    *,
+    theme: Theme,
+    field: Strategy | Mixture,
 ) -> Exploit:
     """Per role (those at the table, or `roles`), a best response to `strategy` (every
     other seat plays it); the total sums the gains, its interval from the roles'
     (independent deals) half-widths in quadrature. `backend`, `table`: as best_response's.
     searches: best responses a role, each with its own seed (the first is the one-search
     answer), the largest gain counting: a search lands on one optimum, and its gain is a
-    lower bound of what the role can gain."""
+    lower bound of what the role can gain. `theme` is theme_id loaded and `field` the
+    strategy resolved at `players` (mixed allowed), the caller's; the strings are what the
+    searches' settings record."""
     if searches < 1:
         raise ValueError(f"searches is a number of best responses, at least 1, got {searches!r}")
-    theme = load_theme(theme_id)
     check_players(theme, players)
-    field = resolve_strategy(strategy, players, theme.plays_as, mixed=True)
     results = []
     gains = {}
     for role in roles or roles_at(theme, players):
