@@ -21,9 +21,9 @@ from simcore.engine.state import (
     S_RECORD,
 )
 from simcore.engine.view import (
+    all_unknowns_hostile,
     count_in_hand,
     count_playable_as,
-    hostiles_left,
     in_play_has,
     in_play_named,
     is_leader,
@@ -124,18 +124,6 @@ def renegade_turned(G, w):
 def outlaws_left(G):
     """Are outlaws alive, by the public role mix less the outlaws revealed dead?"""
     return role_total(G, R_OUTLAW) - revealed_dead(G, R_OUTLAW) > 0
-
-
-@njit(cache=True, inline="always")
-def all_unknowns_hostile(G, p):
-    """For the leader or a deputy: are all living players of unknown role hostile? The role
-    mix is public and the dead are revealed, so counting tells (the leader facing the last
-    player standing knows it is the renegade)."""
-    unknown = 0
-    for q in range(1, G.s[S_N]):
-        if G.alive[q] and q != p:
-            unknown += 1
-    return unknown > 0 and hostiles_left(G) >= unknown
 
 
 @njit(cache=True, inline="always")

@@ -86,7 +86,7 @@ def view_of(G, p: int) -> tuple:
         tuple(int(view.seen_role(G, p, q)) for q in range(n)),
         tuple(int(view.role_total(G, r)) for r in range(len(ROLES))),
         tuple(int(view.revealed_dead(G, r)) for r in range(len(ROLES))),
-        int(view.hostiles_left(G)),
+        int(view.all_unknowns_hostile(G, p)),
     )
 
 

@@ -32,7 +32,7 @@ __all__ = [
     "next_alive",
     "reach",
     "ROLE_HIDDEN",
-    "hostiles_left",
+    "all_unknowns_hostile",
     "is_leader",
     "revealed_dead",
     "role_total",
@@ -79,11 +79,17 @@ def revealed_dead(G, role):
 
 
 @njit(cache=True, inline="always")
-def hostiles_left(G):
-    """Outlaws and renegades alive: the public role mix less those revealed dead (a count
-    over the seats, the same whoever holds which role)."""
-    k = 0
-    for q in range(G.s[S_N]):
-        if G.alive[q] and (G.role[q] == R_OUTLAW or G.role[q] == R_RENEGADE):
-            k += 1
-    return k
+def all_unknowns_hostile(G, p):
+    """Are all living players of unknown role (other than p and the leader) hostile,
+    outlaws and renegades? The role mix is public and the dead are revealed, so counting
+    tells, the same whoever holds which role (the leader facing the last player standing
+    knows it is the renegade)."""
+    unknown = 0
+    hostile = 0
+    for q in range(1, G.s[S_N]):  # the leader (seat 0) is known and never hostile
+        if G.alive[q]:
+            if q != p:
+                unknown += 1
+            if G.role[q] == R_OUTLAW or G.role[q] == R_RENEGADE:
+                hostile += 1
+    return unknown > 0 and hostile >= unknown
