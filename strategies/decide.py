@@ -42,7 +42,7 @@ def listing_score(G, T, w, p, i, e, tgt, opt, beer_works, my_reach):
     return policy.play_score(G, T, w, p, i, e, tgt, opt, beer_works, my_reach)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_action(G, T, p, n):
     """The legal play (G.act_*) p makes next among the n listed, or -1 to end the phase."""
     if is_random(G, p):
@@ -50,7 +50,7 @@ def choose_action(G, T, p, n):
     return policy.choose_action(G, T, p, n)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def card_to_discard(G, T, p, skip):
     """The hand card p discards (down to life, or paying a card's cost), never index skip."""
     if is_random(G, p):
@@ -58,7 +58,7 @@ def card_to_discard(G, T, p, skip):
     return policy.lowest_value_card(G, T, p, skip)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def repeats_card(G, T, p, c, tgt):
     """Discard a BANG! card to play brown card c (just played on tgt) again (tempered)?"""
     if is_random(G, p):
@@ -69,7 +69,7 @@ def repeats_card(G, T, p, c, tgt):
 # --- answers ----------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cancel_hit(G, p):
     """Cancel a BANG! effect with the Missed! cards it needs (held), or take the hit?"""
     if is_random(G, p):
@@ -77,7 +77,7 @@ def cancel_hit(G, p):
     return policy.cancel_hit(G, p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def answer_with_bang(G, T, p):
     """Discard a BANG! to a Duel or Indians! rather than lose a life?"""
     if is_random(G, p):
@@ -85,7 +85,7 @@ def answer_with_bang(G, T, p):
     return policy.answer_with_bang(G, T, p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def saves_life(G, p):
     """At a lethal hit: drink a Beer, or discard two cards for a life (discard_two_heal)?
     A scored bot always does."""
@@ -97,7 +97,7 @@ def saves_life(G, p):
 # --- picks ------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pick_from(G, T, p, cards, n):
     """The card among cards[:n] p takes (General Store)."""
     if is_random(G, p):
@@ -105,7 +105,7 @@ def pick_from(G, T, p, cards, n):
     return policy.pick_from(G, T, p, cards, n)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def put_back(G, T, p, cards, n):
     """The card among cards[:n] drawn p puts back on the deck (draw_three_keep_two)."""
     if is_random(G, p):
@@ -113,7 +113,7 @@ def put_back(G, T, p, cards, n):
     return policy.put_back(G, T, p, cards, n)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw_source(G, p):
     """The player p draws his first card from (draw_from_player), or -1 for the deck."""
     if is_random(G, p):
@@ -121,7 +121,7 @@ def draw_source(G, p):
     return policy.draw_source(G, p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def takes_discard_top(G, T, p, top):
     """Take the discard pile's top card instead of drawing (draw_from_discard)?"""
     if is_random(G, p):
@@ -129,7 +129,7 @@ def takes_discard_top(G, T, p, top):
     return policy.takes_discard_top(G, T, p, top)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def destiny_discard_pick(G, T, p, q):
     """[S-10] The card q loses to p's "each other player discards": -1 for a random card
     from q's hand, else the slot of the card in play p picks (q holds at least one)."""
@@ -138,7 +138,7 @@ def destiny_discard_pick(G, T, p, q):
     return policy.destiny_discard_pick(G, T, p, q)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def destiny_friend(G, p):
     """[S-16] The player p's Encounter with Destiny gives +1 life, or -1 for none."""
     return policy.destiny_friend(G, p)
