@@ -16,7 +16,7 @@ setup: $(STAMP)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install -q -e '.[dev,ray]'
+	$(BIN)/python -m pip install -q -e '.[dev,ray,learn]'
 	touch $(STAMP)
 
 run: setup

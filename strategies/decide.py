@@ -4,14 +4,15 @@ what it decides, handed to that seat's kind of bot.
 The kernel (simcore.engine.kernel) asks its questions here and nowhere else. A seat's kind
 comes from its parameter vector: `random` (P_RANDOM) chooses uniformly among what the rules
 allow (strategies.uniform); any other seat plays the scored policy over its parameters
-(strategies.policy). A new kind of bot is a module of its own and a branch in the functions
+(strategies.policy), a seat with `learned` (P_LEARNED) its plays scored anew by a learned
+table (strategies.learned: `strong`). A new kind of bot is a module of its own and a branch in the functions
 here; no kernel function changes. While it lists a seat's legal plays the kernel scores
 them for a bot that `scores_while_listing` (listing_inputs, listing_score), one pass instead
 of a listing and a second pass to score it; choose_action then returns that pick.
 """
 
 from simcore.engine.jit import njit
-from strategies import policy, uniform
+from strategies import learned, policy, uniform
 from strategies.params import P_RANDOM
 
 
@@ -38,8 +39,26 @@ def listing_inputs(G, T, w, p):
 @njit(cache=True, inline="always")
 def listing_score(G, T, w, p, i, e, tgt, opt, beer_works, my_reach):
     """The score of playing hand card i (-1: the discard_two_heal ability) as effect e on
-    tgt with option opt: the first best play above 0 is played."""
-    return policy.play_score(G, T, w, p, i, e, tgt, opt, beer_works, my_reach)
+    tgt with option opt: the first best play above 0 is played. A learned seat corrects the
+    scored policy's score by its table (strategies.learned)."""
+    s = policy.play_score(G, T, w, p, i, e, tgt, opt, beer_works, my_reach)
+    if learned.is_learned(w):
+        return learned.play_score(G, T, w, p, i, e, tgt, opt, s)
+    return s
+
+
+@njit(cache=True)
+def play_context(G, T, p, k, out):
+    """What a learned table reads of p's legal play k (G.act_*): params.CONTEXT into out;
+    returns the table's row for it (strategies.learned.slot_of). A teacher labels plays so."""
+    w = G.w[p]
+    beer_works, my_reach = policy.scoring_inputs(G, T, w, p)
+    i, e = policy.action_effect(G, T, p, k)
+    tgt = G.act_tgt[k]
+    opt = G.act_opt[k]
+    s = policy.play_score(G, T, w, p, i, e, tgt, opt, beer_works, my_reach)
+    learned.context(G, T, w, p, i, e, tgt, opt, s, out)
+    return learned.slot_of(i, e)
 
 
 @njit(cache=True, inline="always")
@@ -47,6 +66,8 @@ def choose_action(G, T, p, n):
     """The legal play (G.act_*) p makes next among the n listed, or -1 to end the phase."""
     if is_random(G, p):
         return uniform.choose_action(G, n)
+    if learned.is_learned(G.w[p]):
+        return learned.choose_action(G, T, p, n)
     return policy.choose_action(G, T, p, n)
 
 

@@ -5,6 +5,8 @@ Every decision function reads only these numbers and what a player at the table 
 
 from typing import NamedTuple
 
+import numpy as np
+
 from simcore.engine.vocab import EFFECTS, N_EFFECTS, ROLES
 
 # The bots' version: bump it when a change alters what the bots decide or how they read the
@@ -59,7 +61,46 @@ P_JAIL_AFTER_BANG = P_TEMPERED + 15  # Jail a target at this life or less only a
 #                                      BANG!s (scored below one) while holding one (0: never)
 P_KIT_DENY = P_TEMPERED + 16  # Kit Carlson keeps an attack card (put back: + this) when the
 #                               next player, who draws it, is an enemy
-N_PARAMS = P_TEMPERED + 17
+P_LEARNED = P_TEMPERED + 17  # k >= 1: plays are scored by learned table k - 1 (strategies.learned,
+#                              `strong`); 0: by the scored policy alone. Set by the strategy
+#                              that carries the tables, never searched
+N_PARAMS = P_TEMPERED + 18
+
+# What a learned table reads of a play (strategies.learned.context), in its columns' order:
+# each is a number of the seat's view, scaled to about 0..1.
+CONTEXT = (
+    "bias",  # 1
+    "scored_plays",  # 1 when the scored policy would make this play (its score > 0)
+    "scored",  # the scored policy's score / 100, -0.01 at least
+    "life",  # own life / own maximum
+    "last_life",  # 1 at one life
+    "spare_cards",  # hand cards beyond life (discarded if the turn ended now) / 2
+    "hand",  # hand size / 5
+    "on_self",  # the play names no other player (or oneself)
+    "on_leader",  # the target is the leader (not oneself)
+    "hostility",  # the scored policy's enemy score of the target, clipped to -10..10, / 10
+    "law_record",  # the target's public record (karma), clipped to -5..5, / 5
+    "seen_by_me",  # what the seat alone saw of the target (its belief row), / 5
+    "target_life",  # the target's life / 5
+    "target_last_life",  # 1 when the target is at one life
+    "target_hand",  # the target's hand size / 5
+    "target_cover",  # a Barrel or Mustang in play in front of the target
+    "takes_in_play",  # the play takes or discards one of the target's cards in play
+    "taken_value",  # the seat's value of that card's effect / 10
+    "alive",  # living players / players
+    "leader_life",  # the leader's life / his maximum
+    "outlaws_left",  # outlaws not revealed dead / outlaws in the role mix
+    "renegade_left",  # 1 while a renegade is not revealed dead
+    "bangs",  # cards playable as BANG! in hand / 3
+    "missed",  # Missed! cards in hand / 2
+    "fired",  # 1 once a BANG! was played this turn
+    "hurt",  # own missing life / own maximum
+)
+N_CTX = len(CONTEXT)
+# learned tables the kernel holds (Tables.learn): one per canonical role at most
+N_LEARNED = 4
+LEARN_SLOTS = N_EFFECTS + 1  # a weight row per effect, then one for an ability's play
+NO_LEARNED = np.zeros((0, LEARN_SLOTS, N_CTX), np.float64)
 
 SCALARS = {
     "random": P_RANDOM,
@@ -94,6 +135,7 @@ SCALARS = {
     "take_cover": P_TAKE_COVER,
     "jail_after_bang": P_JAIL_AFTER_BANG,
     "kit_deny": P_KIT_DENY,
+    "learned": P_LEARNED,
 }
 
 
@@ -169,10 +211,11 @@ KEYS: dict[str, Key] = {
     "take_cover": _key(REAL, 0.0, 100.0, (0.0, 20.0)),
     "jail_after_bang": _key(INT, 0, 99, (0, 4)),
     "kit_deny": _key(REAL, 0.0, 100.0, (0.0, 15.0)),
+    "learned": _key(INT, 0, 4),  # set by a learned strategy's file (strategies.learned_files)
     **{f"personal.{r}": _key(REAL, 0.0, 10.0, (0.0, 3.0)) for r in ROLES},
     **{f"value.{e}": _key(REAL, -100.0, 100.0, (0.0, 15.0)) for e in EFFECTS},
 }
-SEARCHED = tuple(k for k in KEYS if k != "random")
+SEARCHED = tuple(k for k in KEYS if k not in ("random", "learned"))
 
 
 def check_value(name: str, value: float) -> str | None:

@@ -363,14 +363,21 @@ def play_score(G, T, w, p, i, e, tgt, opt, beer_works, my_reach):
 
 
 @njit(cache=True, inline="always")
-def score_action(G, T, w, p, k, beer_works, my_reach):
-    """play_score of legal play k (G.act_*)."""
+def action_effect(G, T, p, k):
+    """(hand index, effect) of legal play k (G.act_*): -1, -1 for an ability's."""
     i = G.act_idx[k]
     e = -1
     if i >= 0:
         e = T.card_effect[G.hand[p, i]]
         if e == E_MISSED:  # Calamity Janet shooting a Missed! as a BANG!
             e = E_BANG
+    return i, e
+
+
+@njit(cache=True, inline="always")
+def score_action(G, T, w, p, k, beer_works, my_reach):
+    """play_score of legal play k (G.act_*)."""
+    i, e = action_effect(G, T, p, k)
     return play_score(G, T, w, p, i, e, G.act_tgt[k], G.act_opt[k], beer_works, my_reach)
 
 

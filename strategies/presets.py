@@ -27,7 +27,7 @@ import json
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -37,7 +37,8 @@ import numpy as np
 
 from simcore.engine.limits import MAX_PLAYERS, MIN_PLAYERS
 from simcore.engine.vocab import ROLES
-from strategies.params import KEYS, N_PARAMS, check_value, param_index
+from strategies.learned_files import find_learned, is_learned_spec
+from strategies.params import KEYS, N_PARAMS, NO_LEARNED, P_LEARNED, check_value, param_index
 
 PRESETS_FILE = files("strategies") / "presets.toml"  # package data, found from any install
 # presets made for one theme (`make tune` writes strategies/tuned/classic.toml): a theme
@@ -425,6 +426,9 @@ class Strategy:
     search_roles: int = 0  # bit r: role r searches
     # a mixed strategy: what its games play (matrix is then its heaviest profile's rows)
     mixture: Mixture | None = None
+    # float64[k, LEARN_SLOTS, N_CTX]: the learned tables its rows with `learned` = j + 1
+    # play (strategies.learned; `strong`), the kernel's Tables.learn
+    learned: np.ndarray = field(default_factory=lambda: NO_LEARNED)
 
     def search_config(self) -> np.ndarray:
         """simcore.engine.search's settings array (all zero: no role searches)."""
@@ -488,17 +492,28 @@ def resolve_strategy(
     rows = []
     searches = set()
     roles = 0
+    learned = np.zeros((len(ROLES), *NO_LEARNED.shape[1:]))
     for i, r in enumerate(ROLES):
         search, base = split_search(by_role[r])
         if search is not None:
             searches.add(search)
             roles |= 1 << i
-        rows.append(find_preset(base, theme).vector(r, players))
+        if is_learned_spec(base):
+            found = find_learned(base, theme, players)
+            row = find_preset(found.base, theme).vector(r, players)
+            row[P_LEARNED] = i + 1  # Tables.learn[i]: this role's table
+            learned[i] = found.tables[i]
+            rows.append(row)
+        else:
+            rows.append(find_preset(base, theme).vector(r, players))
     if len(searches) > 1:
         raise ValueError("the searching roles of one strategy must search with the same settings")
     search = searches.pop() if searches else None
     by = tuple(by_role[r] for r in ROLES)
-    return Strategy(by, players, theme, np.stack(rows), search, roles)
+    matrix = np.stack(rows)
+    if not matrix[:, P_LEARNED].any():
+        learned = NO_LEARNED
+    return Strategy(by, players, theme, matrix, search, roles, learned=learned)
 
 
 StrategySpec = str | Mapping[str, str] | Strategy  # what resolve_strategy reads

@@ -126,8 +126,8 @@ def test_renegade_spares_a_weak_leader_while_others_live():
 def midgame_states(players: int, strategy: str, games: int, turns: int):
     """States of real games stopped after `turns` turns (a turn cap), still running."""
     theme = load_theme("classic")
-    strat = resolve_strategy(strategy)
-    tables = pack_tables(theme.tables)
+    strat = resolve_strategy(strategy, players, "classic")
+    tables = pack_tables(theme.tables, strat.learned)
     tables.rules[0, RU_TURN_CAP] = turns
     T = tables[0]
     pool = np.arange(len(theme.character_names), dtype=np.int64)

@@ -23,7 +23,12 @@ from simcore.engine.state import S_N
 from simcore.engine.vocab import ROLES
 
 ROOT = Path(__file__).resolve().parent.parent
-BOTS = ("strategies/decide.py", "strategies/policy.py", "strategies/uniform.py")
+BOTS = (
+    "strategies/decide.py",
+    "strategies/learned.py",
+    "strategies/policy.py",
+    "strategies/uniform.py",
+)
 # parts of the state that hold what some seat may not see (State fields)
 HIDDEN = ("role", "hand", "held", "belief", "deck")
 # what the bots may import of the engine: nothing that reads a hidden part but the view

@@ -20,6 +20,7 @@ except ImportError:  # pragma: no cover - older typer on click
     from click import exceptions as _click_exceptions
 
 from simcore.cli.checks import bench, selfcheck, trace
+from simcore.cli.learning import learn
 from simcore.cli.options import OPTIONS
 from simcore.cli.reading import compare, report
 from simcore.cli.runs import experiment, run
@@ -157,5 +158,6 @@ app.command()(selfcheck)
 app.command()(tune)
 app.command()(exploit)
 app.command()(band)
+app.command()(learn)
 app.command()(balance)
 app.command()(bench)

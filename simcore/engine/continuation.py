@@ -146,7 +146,7 @@ def paused_games(
     with np.errstate(over="ignore"):
         pause_games(
             paused,
-            pack_tables(theme.tables),
+            pack_tables(theme.tables, strategy.learned),
             strategy.matrix,
             character_pool(theme, None, players),
             strategy.role_preset,
@@ -181,7 +181,7 @@ def sample_worlds(theme, state, seat, seed, worlds, strategy: Strategy) -> np.re
     theme, start = _start(theme, state, seat, seed, strategy)
     worlds = np.asarray(worlds, np.int64)
     out = new_states(len(worlds))
-    tables = pack_tables(theme.tables)
+    tables = pack_tables(theme.tables, strategy.learned)
     with np.errstate(over="ignore"):
         new_worlds(
             start, copies(out), tables, strategy.matrix, strategy.role_preset, seat, seed, worlds
@@ -210,7 +210,7 @@ def continue_worlds(
         continue_block(
             start,
             copies(new_states(config.NUMBA_NUM_THREADS)),
-            pack_tables(theme.tables),
+            pack_tables(theme.tables, strategy.learned),
             strategy.matrix,
             strategy.role_preset,
             seat,

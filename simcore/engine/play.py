@@ -33,6 +33,7 @@ from simcore.engine.vocab import (
     ROLES,
     SIDE_OF,
 )
+from strategies.params import NO_LEARNED
 
 
 class Strategy(Protocol):
@@ -283,13 +284,14 @@ NO_SEARCH = np.zeros(N_CFG, np.int64)  # _play's `cfg` without a searching role
 
 def _play(
     theme, players, seed, W, role_rows, game_idx, game0, n, pool, feat, checked, events, cfg,
-    log_rows=0, mix=NO_MIX,
+    log_rows=0, mix=NO_MIX, learned=NO_LEARNED,
 ):  # fmt: skip
     """Run play_block (search_block with seats that search) on n games and return its
     Outputs; CheckedModeError names a game whose invariants broke. Without `events` the kernel skips what only the event counts need;
     cfg: the search settings (Strategy.search_config); log_rows: rows of each game's log of
     its searched decisions (0: none); mix: the mixed field role_rows were drawn from, which
-    a searching seat's worlds draw from (Mixture.table; 0 rows: none)."""
+    a searching seat's worlds draw from (Mixture.table; 0 rows: none); learned: the learned
+    tables W's rows with `learned` play (Strategy.learned)."""
     out = Outputs(
         s=np.zeros((n, 6), np.int16),
         p=np.zeros((n, players, 3), np.int16),
@@ -305,8 +307,8 @@ def _play(
         ((W, np.float64), (pool, np.int64), (role_rows, np.int64), (game_idx, np.int64))
     )  # fmt: skip
     args = (
-        states, pack_tables(theme.tables), W, pool, role_rows, feat, players, seed, game_idx,
-        game0, n, int(checked) | (0 if events else QUIET),
+        states, pack_tables(theme.tables, learned), W, pool, role_rows, feat, players, seed,
+        game_idx, game0, n, int(checked) | (0 if events else QUIET),
     )  # fmt: skip
     with np.errstate(over="ignore"):  # uint64 wraparound in the RNG under NUMBA_DISABLE_JIT
         if cfg[C_ROLES]:
@@ -331,18 +333,19 @@ def play_rows(
     role_rows: np.ndarray,
     game_idx: np.ndarray,
     checked: bool = False,
+    learned: np.ndarray = NO_LEARNED,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Play game game_idx[g] with role_rows[g] (the row of W each canonical role plays), for
     every g in one parallel call: a strategy search's whole generation, each game carrying
-    its candidate's parameters, the same game indices (deals, draws) for every candidate.
-    Returns (winner int8[n], role int8[n, players]) as GameBlock's."""
+    its candidate's parameters, the same game indices (deals, draws) for every candidate;
+    learned: the tables of the rows with `learned` (Strategy.learned). Returns (winner int8[n], role int8[n, players]) as GameBlock's."""
     n = len(game_idx)
     if role_rows.shape != (n, 4) or W.ndim != 2 or role_rows.max(initial=0) >= len(W):
         raise ValueError("role_rows must be int64[n, 4] rows of W, one per game index")
     pool = character_pool(theme, None, players)
     out = _play(
         theme, players, seed, W, role_rows, game_idx, 0, n, pool, NO_FEATURE, checked, False,
-        NO_SEARCH,
+        NO_SEARCH, learned=learned,
     )  # fmt: skip
     return out.s[:, 0].astype(np.int8), out.p[:, :, 0].astype(np.int8)
 
@@ -396,6 +399,7 @@ def play_games(
         strategy.search_config(),
         search_log,
         NO_MIX if mix is None else mix.table(),
+        strategy.learned,
     )
     out_s, out_p = out.s, out.p
     winner = out_s[:, 0].astype(np.int8)

@@ -24,12 +24,13 @@ the discard pile, life, characters, who is alive, the leader's role and the role
 eliminated, how many cards each hand and the draw pile hold, the public record (karma) and
 what each other seat saw of the others in public (its belief row, whose sign its own role
 sets: kernel.record). A world redeals the cards in other hands and the draw pile
-uniformly from those the seat has not seen, and permutes the hidden roles uniformly,
-each hidden seat's belief row signed for its new role; the sample is a function of what
-the seat sees (the hidden cards and roles are sorted first), so permuting what it cannot
-see changes none of its decisions. Not conditioned on (ASSUMPTION): what the seat saw in
-passing (a card it drew and put back as Kit Carlson, a General Store's cards now in hands)
-and what the others' play so far hints at their roles (worlds are not weighted).
+uniformly from those the seat has not seen, and deals the hidden roles by the seat's
+belief over their assignments (draw_assignment: every distinct assignment enumerated,
+weighted by how well it fits the public record and what the seat saw, `beta`), each hidden
+seat's belief row signed for its new role; the sample is a function of what the seat sees
+(the hidden cards and roles are sorted first), so permuting what it cannot see changes
+none of its decisions. Not conditioned on (ASSUMPTION): what the seat saw in passing (a
+card it drew and put back as Kit Carlson, a General Store's cards now in hands).
 
 Against a mixed field (a PSRO mixture: each game plays one profile of it, drawn by weight)
 the seat knows its own row but not which profile the game drew: each world draws a profile
@@ -58,7 +59,7 @@ from simcore.engine.kernel import (
     verify,
 )
 from simcore.engine.limits import MAX_ACTIONS, MAX_PLAYERS
-from simcore.engine.rng import GOLDEN, mix64, rng_below, rng_next, rng_seed
+from simcore.engine.rng import GOLDEN, mix64, rng_next, rng_seed
 from simcore.engine.state import (
     COPIED_WORDS,
     N_SK,
@@ -109,7 +110,7 @@ C_BUDGET = 2  # rollouts per decision at most
 C_KINDS = 3  # state.SK_* bits: the decisions that search
 C_ONE = 4  # 1: only the first seat (clockwise from the leader) of each searching role
 C_Z_CENTI = 5  # 100 z: how sure a better option must be to replace BASE's (decide)
-C_BETA_CENTI = 6  # 100 beta: how much the worlds' roles follow the record (role_swaps)
+C_BETA_CENTI = 6  # 100 beta: how much the worlds' roles follow the record (draw_assignment)
 N_CFG = 7
 N_OPT = 6  # decide's opts columns
 # per game, search_game's counts: decisions searched, rollouts played, decisions where the
@@ -144,8 +145,8 @@ def resample_hidden(G, seat, beta):
     """Redeal what `seat` cannot see, with G's random stream: the cards in the other seats'
     hands and in the draw pile, sorted, shuffled and dealt back in the same counts (hands
     in seat order, then the pile); the roles of the living seats but `seat` and the leader,
-    sorted and permuted among them (uniformly for beta 0, else weighted: role_swaps), each
-    such seat's belief row signed for its new role (an outlaw's is the public one negated:
+    sorted and dealt among them (uniformly for beta 0, else weighted: draw_assignment),
+    each such seat's belief row signed for its new role (an outlaw's is the public one negated:
     kernel.record)."""
     n = G.s[S_N]
     m = 0
@@ -181,13 +182,7 @@ def resample_hidden(G, seat, beta):
                 for j in range(n):
                     G.belief[q, j] = -G.belief[q, j]
     roles[:k].sort()
-    for i in range(k - 1, 0, -1):
-        j = rng_below(G.rng, i + 1)
-        t = roles[i]
-        roles[i] = roles[j]
-        roles[j] = t
-    if beta > 0.0 and k > 1:
-        role_swaps(G, seat, beta, G.buf[:k], roles[:k])
+    draw_assignment(G, seat, beta, G.buf[:k], roles[:k])
     for i in range(k):
         q = G.buf[i]
         G.role[q] = roles[i]
@@ -209,24 +204,54 @@ def lawness(role):
 
 
 @njit(cache=True)
-def role_swaps(G, seat, beta, seats, roles):
-    """Metropolis swaps of the hidden `roles` of `seats` toward the weights
-    exp(beta * sum over them of lawness(role) * how law-side the seat looks to `seat`:
-    karma (the public record) + its own belief of it): 8 proposals per hidden seat."""
-    k = seats.shape[0]
-    for _ in range(8 * k):
-        i = rng_below(G.rng, k)
-        j = rng_below(G.rng, k)
-        if roles[i] == roles[j]:
-            continue
-        a = G.karma[seats[i]] + G.belief[seat, seats[i]]
-        b = G.karma[seats[j]] + G.belief[seat, seats[j]]
-        delta = (lawness(roles[j]) - lawness(roles[i])) * (a - b)
-        u = (rng_next(G.rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-        if delta >= 0.0 or u < np.exp(beta * delta):
-            t = roles[i]
-            roles[i] = roles[j]
-            roles[j] = t
+def next_assignment(roles):
+    """Step roles (a multiset, first sorted) to its next distinct order, lexicographically;
+    False, leaving it as it is, after the last."""
+    k = roles.shape[0]
+    i = k - 2
+    while i >= 0 and roles[i] >= roles[i + 1]:
+        i -= 1
+    if i < 0:
+        return False
+    j = k - 1
+    while roles[j] <= roles[i]:
+        j -= 1
+    t = roles[i]
+    roles[i] = roles[j]
+    roles[j] = t
+    roles[i + 1 :] = roles[i + 1 :][::-1].copy()
+    return True
+
+
+@njit(cache=True)
+def assignment_weight(G, seat, beta, seats, roles):
+    """The belief's weight of hidden roles `roles` at `seats` as `seat` sees the game:
+    exp(beta * sum over them of lawness(role) * how law-side the seat looks to `seat`, the
+    public record (karma) plus its own observations (its belief row))."""
+    x = 0.0
+    for i in range(seats.shape[0]):
+        q = seats[i]
+        x += lawness(roles[i]) * (G.karma[q] + G.belief[seat, q])
+    return np.exp(min(beta * x, 700.0))
+
+
+@njit(cache=True)
+def draw_assignment(G, seat, beta, seats, roles):
+    """Deal the hidden roles (sorted) to `seats`: one of their distinct assignments, drawn
+    with probability proportional to assignment_weight (beta 0: uniformly), by exact
+    enumeration (at most 60 assignments at 7 players with the printed role mixes), with
+    G's random stream."""
+    total = 0.0
+    while True:
+        total += assignment_weight(G, seat, beta, seats, roles)
+        if not next_assignment(roles):
+            break
+    roles.sort()
+    u = (rng_next(G.rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * total
+    while True:
+        u -= assignment_weight(G, seat, beta, seats, roles)
+        if u < 0.0 or not next_assignment(roles):
+            return  # the last assignment when rounding leaves u at 0
 
 
 @njit(cache=True)

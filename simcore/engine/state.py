@@ -8,7 +8,7 @@ import numpy as np
 
 from simcore.engine.limits import MAX_ACTIONS, MAX_CARD_NAMES, MAX_CARDS, MAX_PLAYERS, MAX_TABLE
 from simcore.engine.vocab import N_EFFECTS
-from strategies.params import N_PARAMS
+from strategies.params import N_CTX, N_PARAMS
 
 # indices into State.s
 S_N = 0  # players at the table
@@ -164,12 +164,13 @@ STATE_FIELDS = [
     ("act_idx", np.int64, (MAX_ACTIONS,)),  # legal plays: hand index (-1: ability)
     ("act_tgt", np.int64, (MAX_ACTIONS,)),  # target seat
     ("act_opt", np.int64, (MAX_ACTIONS,)),  # option: card to take (-1 random from hand)
+    ("ctx", np.float64, (N_CTX,)),  # a learned seat's context of the play it scores
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS, align=True)
 # The legal-play scratch, last in the record: kernel.legal_actions writes it before anything
 # reads it, so a copy of a state (simcore.engine.search) takes every field before it, as
 # int64 words, and none of it. A field added after it would be left out of copies: refused.
-SCRATCH = ("act_idx", "act_tgt", "act_opt")
+SCRATCH = ("act_idx", "act_tgt", "act_opt", "ctx")
 
 
 def copied_words(fields: list[tuple]) -> int:

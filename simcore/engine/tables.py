@@ -6,6 +6,7 @@ import numpy as np
 
 from simcore.engine.limits import MAX_CARDS, MAX_CHARACTERS, MAX_PLAYERS
 from simcore.engine.vocab import N_RULES
+from strategies.params import LEARN_SLOTS, N_CTX, N_LEARNED, NO_LEARNED
 
 
 class Tables(NamedTuple):
@@ -47,14 +48,20 @@ TABLES_DTYPE = np.dtype(
         ("char_ability", np.int64, (MAX_CHARACTERS,)),
         ("roles", np.int64, (MAX_PLAYERS + 1, MAX_PLAYERS)),
         ("rules", np.int64, (N_RULES,)),
+        # a strategy's learned tables (pack_tables' `learned`): learn[k, slot, j], the
+        # weight of context column j for a play of effect `slot` by a seat with learned k+1
+        ("learn", np.float64, (N_LEARNED, LEARN_SLOTS, N_CTX)),
     ],
     align=True,
 )
 
 
-def pack_tables(t: Tables) -> np.recarray:
-    """The kernel's record form of `t` as a one-row record array (fields padded to the limits)."""
+def pack_tables(t: Tables, learned: np.ndarray = NO_LEARNED) -> np.recarray:
+    """The kernel's record form of `t` as a one-row record array (fields padded to the limits),
+    with a strategy's learned tables (float64[k <= N_LEARNED, LEARN_SLOTS, N_CTX]:
+    Strategy.learned)."""
     rec = np.zeros(1, TABLES_DTYPE).view(np.recarray)
+    rec.learn[0, : len(learned)] = learned
     n = len(t.card_effect)
     rec.n_cards[0] = n
     for field in (

@@ -644,7 +644,7 @@ def record_game(spec: TraceSpec, strategy: engine.Strategy) -> dict[str, Any]:
     theme = spec.theme()
     if strategy.search is not None and spec.decisions is None:
         raise RuntimeError("a searching seat's trace needs its compiled game's decision_log")
-    rec = Recorder(theme, pack_tables(theme.tables)[0], strategy.bases)
+    rec = Recorder(theme, pack_tables(theme.tables, strategy.learned)[0], strategy.bases)
     with observing(rec, spec.decisions):
         block = engine.play_games(
             theme, spec.players, 1, spec.seed, game0=spec.game, strategy=strategy,

@@ -1,0 +1,139 @@
+"""The learned bot (`strong`): the scored policy's plays, corrected by a learned table.
+
+A seat whose parameter `learned` is k >= 1 scores each legal play of its turn as
+
+    prior(s) + T.learn[k - 1, slot] . context(play)
+
+where s is the scored policy's score of the play (strategies.policy.play_score over the
+seat's parameters), prior(s) = PRIOR * (1 + s / 100) when s > 0 (the scored policy would
+make the play) and -PRIOR otherwise, slot is the play's effect (an ability's play: the last
+slot), and context the numbers params.CONTEXT names, read from the seat's view. As for every
+seat, the first best play scoring above 0 is made, none ending the play phase. With a zero
+table the seat makes the scored policy's plays exactly (prior keeps its order and sign).
+
+A table is learned (simcore.studies.learn) by regressing a teacher's rollout values: the
+win rate of the seat's side after each play less after ending the play phase, less the
+prior. A weight is thus in win-rate units (0.01: a point) per unit of its column.
+"""
+
+from simcore.engine.jit import njit
+from simcore.engine.state import NOT_CHOSEN, S_BANGS, S_CHOICE, S_N
+from simcore.engine.view import (
+    count_in_hand,
+    count_playable_as,
+    in_play_has,
+    n_alive,
+    revealed_dead,
+    role_total,
+)
+from simcore.engine.vocab import (
+    E_BANG,
+    E_BARREL,
+    E_MISSED,
+    E_MUSTANG,
+    FX_PICKS,
+    N_EFFECTS,
+    R_OUTLAW,
+    R_RENEGADE,
+)
+from strategies import policy
+from strategies.params import N_CTX, P_LEARNED, P_VALUE
+
+PRIOR = 0.03  # the scored policy's say: a play it makes starts 3 to 7.5 points above stopping
+
+
+@njit(cache=True, inline="always")
+def clip(x, low, high):
+    return min(max(x, low), high)
+
+
+@njit(cache=True)
+def context(G, T, w, p, i, e, tgt, opt, s, out):
+    """Fill out[:N_CTX] with params.CONTEXT for p's play of hand card i (-1: an ability) as
+    effect e on tgt with option opt, s its scored-policy score; reads G.enemy (filled by
+    policy.scoring_inputs for p)."""
+    life = G.life[p]
+    own_max = max(G.max_life[p], 1)
+    out[0] = 1.0
+    out[1] = 1.0 if s > 0.0 else 0.0
+    out[2] = max(s, -1.0) / 100.0
+    out[3] = life / own_max
+    out[4] = 1.0 if life == 1 else 0.0
+    out[5] = max(G.hand_n[p] - life, 0) / 2.0
+    out[6] = G.hand_n[p] / 5.0
+    other = tgt != p
+    out[7] = 0.0 if other else 1.0
+    out[8] = 1.0 if other and tgt == 0 else 0.0
+    out[9] = clip(G.enemy[tgt], -10.0, 10.0) / 10.0 if other else 0.0
+    out[10] = clip(G.karma[tgt], -5.0, 5.0) / 5.0 if other else 0.0
+    out[11] = clip(G.belief[p, tgt], -5.0, 5.0) / 5.0 if other else 0.0
+    out[12] = G.life[tgt] / 5.0 if other else 0.0
+    out[13] = 1.0 if other and G.life[tgt] == 1 else 0.0
+    out[14] = G.hand_n[tgt] / 5.0 if other else 0.0
+    cover = in_play_has(G, tgt, E_BARREL) or in_play_has(G, tgt, E_MUSTANG)
+    out[15] = 1.0 if other and cover else 0.0
+    taken = e >= 0 and FX_PICKS[e] and opt >= 0
+    out[16] = 1.0 if taken else 0.0
+    out[17] = w[P_VALUE + T.card_effect[G.table[tgt, opt]]] / 10.0 if taken else 0.0
+    out[18] = n_alive(G) / G.s[S_N]
+    out[19] = G.life[0] / max(G.max_life[0], 1)
+    outlaws = role_total(G, R_OUTLAW)
+    out[20] = (outlaws - revealed_dead(G, R_OUTLAW)) / max(outlaws, 1)
+    out[21] = 1.0 if role_total(G, R_RENEGADE) > revealed_dead(G, R_RENEGADE) else 0.0
+    out[22] = count_playable_as(G, T, p, E_BANG) / 3.0
+    out[23] = count_in_hand(G, T, p, E_MISSED) / 2.0
+    out[24] = 1.0 if G.s[S_BANGS] > 0 else 0.0
+    out[25] = (G.max_life[p] - life) / own_max
+
+
+@njit(cache=True, inline="always")
+def is_learned(w):
+    """Does the seat with parameters w score its plays by a learned table?"""
+    return w[P_LEARNED] > 0.5
+
+
+@njit(cache=True, inline="always")
+def prior(s):
+    return PRIOR * (1.0 + s / 100.0) if s > 0.0 else -PRIOR
+
+
+@njit(cache=True, inline="always")
+def slot_of(i, e):
+    """The table row of a play of hand card i (-1: an ability) as effect e."""
+    return N_EFFECTS if i < 0 else e
+
+
+@njit(cache=True)
+def play_score(G, T, w, p, i, e, tgt, opt, s):
+    """A learned seat's score of the play whose scored-policy score is s (see the module
+    docstring); G.ctx is its scratch."""
+    context(G, T, w, p, i, e, tgt, opt, s, G.ctx)
+    row = T.learn[int(w[P_LEARNED]) - 1, slot_of(i, e)]
+    v = prior(s)
+    for j in range(N_CTX):
+        v += row[j] * G.ctx[j]
+    return v
+
+
+@njit(cache=True)
+def choose_action(G, T, p, n):
+    """The legal play a learned seat makes next among the n listed, or -1 to end the play
+    phase: the listing's pick (S_CHOICE), else the first best by play_score."""
+    k = G.s[S_CHOICE]
+    if k != NOT_CHOSEN:
+        G.s[S_CHOICE] = NOT_CHOSEN
+        return k
+    w = G.w[p]
+    beer_works, my_reach = policy.scoring_inputs(G, T, w, p)
+    best = -1
+    best_v = 0.0
+    for k in range(n):
+        i, e = policy.action_effect(G, T, p, k)
+        tgt = G.act_tgt[k]
+        opt = G.act_opt[k]
+        s = policy.play_score(G, T, w, p, i, e, tgt, opt, beer_works, my_reach)
+        v = play_score(G, T, w, p, i, e, tgt, opt, s)
+        if v > best_v:
+            best_v = v
+            best = k
+    return best

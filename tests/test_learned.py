@@ -1,0 +1,240 @@
+"""The learned field (`strong`): its tables as files, how a learned seat plays them, the
+teacher's labels and worlds, and the fit (strategies.learned, strategies.learned_files,
+simcore.engine.labels, simcore.studies.learn)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from played import play_games
+from test_search_seat import on_one_thread
+from scenario import PLAIN, Table
+from test_beliefs import decisions, midgame_states, permute_hidden
+from test_search import CRIPPLED
+from test_search_seat import paused, taken
+
+from simcore.engine.labels import O_CAP, Labels, label_decisions, labelled_options
+from simcore.engine.play import character_pool
+from simcore.engine.rng import rng_seed
+from simcore.engine.search import draw_assignment
+from simcore.engine.state import S_N, new_states
+from simcore.engine.tables import pack_tables
+from simcore.engine.theme import load_theme
+from simcore.engine.vocab import EFFECTS, R_DEPUTY, R_OUTLAW, R_RENEGADE, ROLES
+from simcore.studies.learn import fit_tables
+from strategies.learned import PRIOR
+from strategies.learned_files import Learned, learned_toml, load_learned
+from strategies.params import CONTEXT, LEARN_SLOTS, N_CTX
+from strategies.presets import resolve_strategy
+
+FIELD = {r: "tuned" for r in ROLES}
+
+
+def learned_file(tmp_path, tables, name="field.toml"):
+    path = tmp_path / name
+    path.write_text(learned_toml(Learned("classic", 5, "tuned", tables)))
+    return str(path)
+
+
+def test_a_learned_file_reads_back_bit_for_bit(tmp_path):
+    rng = np.random.default_rng(1)
+    tables = np.zeros((4, LEARN_SLOTS, N_CTX))
+    tables[2, EFFECTS["bang"]] = rng.normal(size=N_CTX) / 7
+    tables[0, LEARN_SLOTS - 1] = rng.normal(size=N_CTX)
+    back = load_learned(learned_file(tmp_path, tables))
+    assert np.array_equal(back.tables, tables)
+    assert (back.theme, back.players, back.base) == ("classic", 5, "tuned")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[learned]\ntheme = 'classic'\n", "columns are not this version's"),
+        ("nonsense = [", "not a learned file"),
+        (
+            "[learned]\ntheme='classic'\nplayers=5\nbase='tuned'\ncolumns=COLS\n"
+            "[learned.outlaw]\nbanjo = [0.0]\n",
+            "unknown effect 'banjo'",
+        ),
+    ],
+)
+def test_a_bad_learned_file_is_one_line(tmp_path, text, message):
+    path = tmp_path / "bad.toml"
+    path.write_text(text.replace("COLS", "[" + ", ".join(f'"{c}"' for c in CONTEXT) + "]"))
+    with pytest.raises(ValueError, match=message) as err:
+        resolve_strategy(str(path), 5, "classic")
+    assert "\n" not in str(err.value)
+
+
+def test_strong_names_what_is_shipped_and_refuses_the_rest():
+    with pytest.raises(ValueError, match="no strong field for classic at 8 players") as err:
+        resolve_strategy("strong", 8, "classic")
+    assert "bangsim learn" in str(err.value)
+    with pytest.raises(ValueError, match="needs a theme and a player count"):
+        resolve_strategy("strong")
+
+
+def test_a_zero_table_plays_the_scored_policys_games_and_a_table_changes_them(tmp_path):
+    """The prior keeps the scored policy's order and sign: with zero weights the learned
+    field plays `tuned`'s games exactly. A weight on BANG! toward low-life targets moves
+    them (the test can fail)."""
+    zero = learned_file(tmp_path, np.zeros((4, LEARN_SLOTS, N_CTX)), "zero.toml")
+    base = play_games("classic", 5, 80, 11, strategy="tuned")
+    same = play_games("classic", 5, 80, 11, strategy=zero)
+    for name in ("winner", "turns", "survived"):
+        assert np.array_equal(getattr(base, name), getattr(same, name)), name
+    tables = np.zeros((4, LEARN_SLOTS, N_CTX))
+    tables[:, EFFECTS["bang"], CONTEXT.index("target_last_life")] = -1.0  # never finish anyone
+    moved = play_games("classic", 5, 80, 11, strategy=learned_file(tmp_path, tables))
+    assert not np.array_equal(base.turns, moved.turns)
+
+
+def test_a_strategy_names_a_learned_file_per_role(tmp_path):
+    tables = np.zeros((4, LEARN_SLOTS, N_CTX))
+    tables[2, EFFECTS["bang"], 0] = 0.5
+    path = learned_file(tmp_path, tables)
+    st = resolve_strategy({**FIELD, "outlaw": path}, 5, "classic")
+    assert st.learned.shape == (4, LEARN_SLOTS, N_CTX)
+    assert np.array_equal(st.learned[2], tables[2]) and not st.learned[[0, 1, 3]].any()
+    assert list(st.matrix[:, -1]) == [0, 0, 3, 0]  # learned = 3: Tables.learn[2]
+    assert resolve_strategy("tuned", 5, "classic").learned.shape[0] == 0
+
+
+def hidden_state(karma):
+    """A 5-player state seen from the deputy at seat 1: seats 2-4 hidden, holding two outlaws
+    and the renegade, with that public record."""
+    G = new_states(1)[0]
+    G.s[S_N] = 5
+    G.alive[:5] = 1
+    G.role[:5] = [0, R_DEPUTY, R_OUTLAW, R_OUTLAW, R_RENEGADE]
+    G.karma[:5] = karma
+    return G
+
+
+@pytest.mark.parametrize("beta", [0.0, 1.0])
+def test_the_belief_over_role_assignments_matches_a_hand_computation(beta):
+    """The deputy has seen seat 2 act for the Sheriff (karma +1) and nothing of seats 3 and 4.
+    Three assignments hide the renegade at 2, 3 or 4; an outlaw's lawness is -1, the
+    renegade's 0, so by hand their weights are exp(0), exp(-beta), exp(-beta): the renegade
+    sits at seat 2 with probability 1 / (1 + 2 exp(-beta)) (1/3 with beta 0)."""
+    G = hidden_state([0.0, 0.0, 1.0, 0.0, 0.0])
+    seats = np.array([2, 3, 4], np.int64)
+    draws = 6000
+    where = np.zeros(5)
+    with np.errstate(over="ignore"):
+        for i in range(draws):
+            rng_seed(G.rng, np.uint64(99), i)
+            roles = np.array(sorted([R_OUTLAW, R_OUTLAW, R_RENEGADE]), np.int64)
+            draw_assignment(G, 1, beta, seats, roles)
+            assert sorted(roles) == [R_OUTLAW, R_OUTLAW, R_RENEGADE]
+            where[seats[roles == R_RENEGADE][0]] += 1
+    expected = 1.0 / (1.0 + 2.0 * math.exp(-beta))
+    assert abs(where[2] / draws - expected) < 0.02
+    assert abs(where[3] - where[4]) / draws < 0.04
+
+
+def toy_labels(n: int, seed: int) -> Labels:
+    """Decisions of an outlaw with a BANG! on two targets: the one at one life is worth 30
+    points over ending the play phase, the other 10 points less than ending, whatever the
+    rest of the context says (a rule the apprentice must find)."""
+    rng = np.random.default_rng(seed)
+    worlds = 100
+    meta = np.zeros((n, 6), np.int64)
+    meta[:, 1] = R_OUTLAW
+    meta[:, 2] = 3
+    wins = np.zeros((n, O_CAP), np.int64)
+    slot = np.zeros((n, O_CAP), np.int64)
+    ctx = np.zeros((n, O_CAP, N_CTX))
+    slot[:, 0] = -1
+    slot[:, 1:3] = EFFECTS["bang"]
+    last = CONTEXT.index("target_last_life")
+    for d in range(n):
+        ctx[d, 1:3] = rng.random((2, N_CTX))
+        ctx[d, 1:3, 0] = 1.0
+        ctx[d, 1:3, 1] = 1.0  # the scored policy would shoot either
+        ctx[d, 1:3, last] = 0.0
+        ctx[d, 1 + rng.integers(2), last] = 1.0
+        wins[d, 0] = 40 + rng.integers(-5, 6)
+        for j in (1, 2):
+            wins[d, j] = wins[d, 0] + (30 if ctx[d, j, last] else -10) + rng.integers(-4, 5)
+    return Labels(meta, wins, slot, ctx, worlds, n, 0)
+
+
+def test_the_apprentice_learns_a_toy_rule():
+    """Fitted on toy labels, the outlaw's table shoots the one-life target and would rather
+    end the play phase than shoot the other, on fresh decisions."""
+    tables = fit_tables([toy_labels(400, 1)])
+    row = tables[R_OUTLAW, EFFECTS["bang"]]
+    test = toy_labels(200, 2)
+    last = CONTEXT.index("target_last_life")
+    for d in range(200):
+        c = test.ctx[d, 1:3]
+        score = PRIOR * (1.0 + c[:, 2]) + c @ row
+        assert np.argmax(score) == np.argmax(c[:, last])
+        assert score[c[:, last] == 0][0] < 0 < score[c[:, last] == 1][0]
+    assert not tables[[0, 1, 3]].any()  # no labels for the other roles: their base plays
+
+
+def test_the_teacher_values_a_lethal_bang_above_all_else(tmp_path):
+    """An outlaw next to a 1-life Sheriff with no card in hand: every world is won by the
+    BANG! on him at once, and the label of that play says so; over a field whose outlaws
+    never shoot (CRIPPLED), ending the play phase instead loses worlds."""
+    (tmp_path / "crippled.toml").write_text(CRIPPLED)
+    strategy = resolve_strategy(f"{tmp_path / 'crippled.toml'}:crippled", 4, "classic")
+    t = Table(PLAIN, roles=["leader", "outlaw", "outlaw", "renegade"])
+    t.set_life(0, 1).give(1, "BANG!", "Beer", "Jail").give(2, "Missed!").give(3, "Missed!")
+    paused(t, 1, strategy)
+    wins, slot, ctx = labelled_options(pack_tables(t.theme.tables), t.G, strategy, 16)
+    lethal = [j for j in range(1, len(wins)) if taken(t, 1, j + 1) == ("BANG!", 0)]
+    assert len(lethal) == 1 and wins[lethal[0]] == 16
+    assert wins[0] < 16  # ending the play phase leaves the Sheriff alive a while
+    assert slot[lethal[0]] == EFFECTS["bang"] and ctx[lethal[0], CONTEXT.index("on_leader")] == 1
+
+
+def test_labels_are_the_same_whatever_the_chunks():
+    theme = load_theme("classic")
+    strategy = resolve_strategy("tuned", 5, "classic")
+    pool = character_pool(theme, None, 5)
+    whole = label_decisions(theme, 5, 4, 6, strategy, pool, 0.2, 2, 1.0)
+    head = label_decisions(theme, 5, 4, 3, strategy, pool, 0.2, 2, 1.0)
+    tail = label_decisions(theme, 5, 4, 3, strategy, pool, 0.2, 2, 1.0, game0=3)
+    assert len(whole.meta) > 4
+    for f in ("meta", "wins", "slot", "ctx"):
+        assert np.array_equal(getattr(whole, f), np.concatenate([getattr(head, f), getattr(tail, f)]))
+
+
+def random_tables(seed: int) -> np.ndarray:
+    """Weights on every column of every effect's row (row 0, no effect, is never played)."""
+    tables = np.random.default_rng(seed).normal(0.0, 0.05, (4, LEARN_SLOTS, N_CTX))
+    tables[:, 0] = 0.0
+    return tables
+
+
+def test_a_learned_seat_decides_the_same_whatever_it_cannot_see(tmp_path):
+    """The information rule for the apprentice: with a table that reads every column, each
+    living seat's decisions are unchanged when other hands, hidden roles and the deck order
+    are permuted."""
+    path = learned_file(tmp_path, random_tables(5))
+    rng = np.random.default_rng(0)
+    checked = 0
+    for turns in (5, 12):
+        for G, T in midgame_states(5, path, 30, turns):
+            for p in range(G.s[S_N]):
+                if G.alive[p]:
+                    before = decisions(G, T, p)
+                    for _ in range(3):
+                        permute_hidden(G, p, rng)
+                        assert decisions(G, T, p) == before
+                    checked += 1
+    assert checked > 100
+
+
+def test_a_learned_field_plays_the_same_games_on_one_or_two_threads(tmp_path):
+    path = learned_file(tmp_path, random_tables(6))
+    one = on_one_thread("classic", 5, 64, 9, strategy=path)
+    two = play_games("classic", 5, 64, 9, strategy=path)
+    base = play_games("classic", 5, 64, 9, strategy="tuned")
+    assert np.array_equal(one.winner, two.winner) and np.array_equal(one.turns, two.turns)
+    assert not np.array_equal(one.turns, base.turns)
