@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 # (cache=True does not notice edits in other files).
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 
-.PHONY: setup run test fuzz tune tune-classic bench check-index lint clean
+.PHONY: setup run test fuzz tune tune-classic learn bench check-index lint clean
 
 setup: $(STAMP)
 
@@ -57,6 +57,22 @@ tune-%: setup
 	$(BIN)/bangsim tune --theme $* $(THEME_RETUNE) --out $(TUNE_OUT)/$* \
 		--field strategies/tuned/classic.toml:tuned
 	cp $(TUNE_OUT)/$*/tuned.toml strategies/tuned/$*.toml
+
+# every shipped learned field (strategies/strong/THEME_Np.toml, `--strategy strong`),
+# regenerated the way its header records (docs/strong.md): LEARN_ROUNDS rounds of
+# Expert Iteration from each theme's tuned values. Resumable: rerun it and each learning run
+# reads back the rounds it finished under LEARN_OUT. LEARN_TABLES picks what to learn
+# (THEME_Np, default: every shipped one).
+LEARN_OUT ?= runs/learn
+LEARN_ARGS ?= --rounds 3 --games 10000 --worlds 64 --rate 0.03 --seed 1
+LEARN_TABLES ?= $(basename $(notdir $(wildcard strategies/strong/*.toml)))
+
+learn: setup
+	@for t in $(LEARN_TABLES); do \
+		theme=$${t%_*p}; n=$${t##*_}; n=$${n%p}; \
+		$(BIN)/bangsim learn --theme $$theme --players $$n $(LEARN_ARGS) \
+			--out $(LEARN_OUT)/$$t --ship || exit 1; \
+	done
 
 bench: setup
 	$(BIN)/bangsim bench --json runs/bench.json

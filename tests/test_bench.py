@@ -8,12 +8,13 @@ from typer.testing import CliRunner
 from simcore.cli import app
 from simcore.engine.theme import shipped_themes
 from simcore.studies.bench import TARGETS, bangsim_command
+from strategies.learned_files import shipped_strong
 
 
 def test_bench_writes_table_and_json(tmp_path):
     out = tmp_path / "sub" / "bench.json"
     args = ["bench", "--games", "64", "--target-games", "128", "--run-games", "500", "--no-cold"]
-    args += ["--continuation-states", "4", "--search-games", "4"]
+    args += ["--continuation-states", "4", "--search-games", "4", "--teacher-games", "3"]
     done = CliRunner().invoke(app, [*args, "--json", str(out)])
     assert done.exit_code == 0, done.output
     assert "efficiency" in done.output and "warm_start_seconds" in done.output
@@ -41,6 +42,12 @@ def test_bench_writes_table_and_json(tmp_path):
     sr = result["search"]
     assert sr["games"] == 4 and sr["games_per_s"] > 0 and sr["decisions_per_s"] > 0
     assert "search seat, classic 5p" in done.output
+    te = result["teacher"]
+    assert te["games"] == 3 and te["worlds"] == 64 and te["decisions_per_s"] > 0
+    assert "teacher, classic 5p" in done.output
+    strong = {(r["theme"], r["players"], r["strategy"]) for r in result["strong"]}
+    shipped = [s.rpartition("_") for s in shipped_strong()]
+    assert strong == {(t, int(n[:-1]), s) for t, _, n in shipped for s in ("strong", "tuned")}
     measured = {t["name"] for t in result["targets"]}
     assert measured == set(TARGETS) - {"cold_start_seconds"}
 

@@ -9,11 +9,10 @@ import math
 import numpy as np
 import pytest
 from played import play_games
-from test_search_seat import on_one_thread
 from scenario import PLAIN, Table
 from test_beliefs import decisions, midgame_states, permute_hidden
 from test_search import CRIPPLED
-from test_search_seat import paused, taken
+from test_search_seat import on_one_thread, paused, taken
 
 from simcore.engine.labels import O_CAP, Labels, label_decisions, labelled_options
 from simcore.engine.play import character_pool
@@ -202,7 +201,9 @@ def test_labels_are_the_same_whatever_the_chunks():
     tail = label_decisions(theme, 5, 4, 3, strategy, pool, 0.2, 2, 1.0, game0=3)
     assert len(whole.meta) > 4
     for f in ("meta", "wins", "slot", "ctx"):
-        assert np.array_equal(getattr(whole, f), np.concatenate([getattr(head, f), getattr(tail, f)]))
+        assert np.array_equal(
+            getattr(whole, f), np.concatenate([getattr(head, f), getattr(tail, f)])
+        )
 
 
 def random_tables(seed: int) -> np.ndarray:
@@ -238,3 +239,42 @@ def test_a_learned_field_plays_the_same_games_on_one_or_two_threads(tmp_path):
     base = play_games("classic", 5, 64, 9, strategy="tuned")
     assert np.array_equal(one.winner, two.winner) and np.array_equal(one.turns, two.turns)
     assert not np.array_equal(one.turns, base.turns)
+
+
+def test_learning_rounds_resume_and_a_role_that_does_not_gain_keeps_its_table(
+    tmp_path, monkeypatch
+):
+    """Two tiny rounds write their labels and fields; run again, nothing is made anew. A
+    role whose new table loses in its check keeps the last field's (here tuned's: zeros)."""
+    from simcore.studies import learn as study
+
+    calls = []
+
+    def check(theme, players, field, challenger, seed, games, backend=None):
+        calls.append(field)
+        return {r: (-0.01 if r == "outlaw" else 0.02, -0.03, 0.04) for r in ROLES}
+
+    monkeypatch.setattr(study, "versus", check)
+    monkeypatch.setattr(study, "MIN_ROWS", 2)
+    theme = load_theme("classic")
+    rounds = study.learn(theme, 5, tmp_path, 2, 4, 2, 0.5, 3, check_games=10)
+    assert [r.number for r in rounds] == [1, 2] and rounds[0].kept == ("outlaw",)
+    assert calls == ["tuned", str(tmp_path / "round-1.toml")]
+    first = load_learned(tmp_path / "round-1.toml")
+    assert first.base == "tuned" and not first.tables[R_OUTLAW].any()
+    assert first.tables[[0, 1, 3]].any()  # the others took their new tables
+    assert "Remake:" in (tmp_path / "round-2.toml").read_text()
+    stamp = (tmp_path / "labels-1.npz").stat().st_mtime_ns
+    again = study.learn(theme, 5, tmp_path, 2, 4, 2, 0.5, 3, check_games=10)
+    assert len(again) == 2 and len(calls) == 2  # read back, not made again
+    assert (tmp_path / "labels-1.npz").stat().st_mtime_ns == stamp
+
+
+def test_learn_command_bad_input_is_one_line(tmp_path):
+    from typer.testing import CliRunner
+
+    from simcore.cli import app
+
+    result = CliRunner().invoke(app, ["learn", "--players", "9", "--out", str(tmp_path / "x")])
+    assert result.exit_code == 2
+    assert "players" in result.output and len(result.output.strip().splitlines()) == 1

@@ -197,6 +197,10 @@ def bench(
         int | None,
         typer.Option(min=0, help="Games of the search-seat timing (0 skips it)."),
     ] = None,
+    teacher_games: Annotated[
+        int | None,
+        typer.Option(min=0, help="Games of the teacher's labelling timing (0 skips it)."),
+    ] = None,
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Also write the results to this JSON file.")
     ] = None,
@@ -207,7 +211,8 @@ def bench(
     thread and on all (parallel efficiency, microseconds per turn); classic 5 players smart
     with more games and its ratio to the stripped kernel's 85,000 games/s; mid-game
     continuations per second; one seat that searches by rollouts (games and decisions per
-    second); a timed `bangsim run` (Parquet included) and its peak memory; the time
+    second); every shipped strong field beside tuned; the teacher's labelled decisions per
+    second (bangsim learn); a timed `bangsim run` (Parquet included) and its peak memory; the time
     from a fresh process to the first game with a warm and an empty numba cache. About 3
     minutes on 2 cores; --quick takes seconds.
 
@@ -226,6 +231,7 @@ def bench(
         cold=cold,
         continuation_states=continuation_states,
         search_games=search_games,
+        teacher_games=teacher_games,
     )
     given = {k: v for k, v in given.items() if v is not None}
     settings = Settings(**{**asdict(base), **given, "event_pairs": event_pairs})

@@ -17,6 +17,11 @@
 - A seat that searches (simcore.engine.search): classic 5p `tuned` games with one outlaw
   playing `search:tuned` (the default settings, as `exploit --method search` plays it),
   on all threads: games and searched decisions per second (`search_games`).
+- The learned field: every shipped `strong` (strategies/strong/THEME_Np.toml) beside
+  `tuned` at its table, one thread and all, and their ratio (by CPU time).
+- The teacher (simcore.engine.labels): classic 5p `tuned` games with 3% of the play-phase
+  decisions labelled, every option on 64 worlds (`bangsim learn`'s defaults), on all
+  threads: labelled decisions and rollouts per second (`teacher_games`).
 - Optionally (`event_pairs`) what the event counts and files cost (bench_events).
 
 Everything is printed as it is measured, then as one table against the targets; `--json`
@@ -27,6 +32,7 @@ share: compare runs made on a quiet machine, or alternate old and new code.
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import resource
@@ -76,6 +82,7 @@ class Settings:
     continuation_states: int = 200  # paused games of the continuation timing
     continuation_worlds: int = 100  # worlds played on from each
     search_games: int = 256  # games with one search seat; 0 skips it
+    teacher_games: int = 200  # games the teacher labels; 0 skips it
     seed: int = 1
 
 
@@ -87,6 +94,7 @@ QUICK = Settings(
     continuation_states=20,
     continuation_worlds=50,
     search_games=32,
+    teacher_games=16,
 )
 
 
@@ -210,6 +218,64 @@ def search_line(r: dict[str, Any]) -> str:
     )
 
 
+def strong_rows(games: int, seed: int, say) -> list[dict[str, Any]]:
+    """throughput of each shipped `strong` and of `tuned` at its table, `say`ing each pair
+    with strong's games per CPU-second over tuned's."""
+    from simcore.engine.theme import load_theme
+    from strategies.learned_files import shipped_strong
+
+    rows = []
+    for stem in shipped_strong():
+        theme_id, _, count = stem.rpartition("_")
+        theme, players = load_theme(theme_id), int(count.removesuffix("p"))
+        pair = [throughput(theme, players, s, games, seed) for s in ("strong", "tuned")]
+        for row in pair:
+            say(row_line(row))
+        ratio = pair[0]["cpu_games_per_s_1_thread"] / pair[1]["cpu_games_per_s_1_thread"]
+        pair[0]["cpu_ratio_to_tuned"] = ratio
+        say(f"  strong / tuned, games per CPU-second on one thread: {ratio:.2f}")
+        rows += pair
+    return rows
+
+
+def teacher_rate(games: int, seed: int) -> dict[str, Any]:
+    """Labelled decisions and rollouts per second (wall, all threads) of the teacher over
+    classic 5p `tuned` with `bangsim learn`'s defaults."""
+    from simcore.cli.learning import learn as command
+    from simcore.engine.labels import label_decisions
+    from simcore.engine.play import character_pool
+    from simcore.engine.theme import load_theme
+
+    defaults = {k: p.default for k, p in inspect.signature(command).parameters.items()}
+    rate, worlds, beta = (defaults[k] for k in ("rate", "worlds", "beta"))
+    theme = load_theme(THEME)
+    tuned = resolve_strategy("tuned", PLAYERS, theme.plays_as)
+    pool = character_pool(theme, None, PLAYERS)
+    label_decisions(theme, PLAYERS, seed, 1, tuned, pool, rate, 1, beta)  # load or compile
+    wall = time.perf_counter()
+    labels = label_decisions(theme, PLAYERS, seed, games, tuned, pool, rate, worlds, beta)
+    wall = time.perf_counter() - wall
+    rollouts = int(labels.meta[:, 2].sum()) * worlds
+    return {
+        "games": games,
+        "threads": numba.config.NUMBA_NUM_THREADS,
+        "rate": rate,
+        "worlds": worlds,
+        "decisions_per_s": len(labels.meta) / wall,
+        "rollouts_per_s": rollouts / wall,
+        "options_per_decision": float(labels.meta[:, 2].mean()) if len(labels.meta) else 0.0,
+    }
+
+
+def teacher_line(r: dict[str, Any]) -> str:
+    return (
+        f"teacher, {THEME} {PLAYERS}p tuned ({100 * r['rate']:.0f}% of decisions labelled, "
+        f"{r['worlds']} worlds an option), {r['threads']} threads: "
+        f"{r['decisions_per_s']:,.0f} labelled decisions/s, {r['rollouts_per_s']:,.0f} "
+        f"rollouts/s, {r['options_per_decision']:.1f} options a decision"
+    )
+
+
 # `python -c` of bangsim_command's child: `python -m simcore ARGS` that writes its own peak
 # RSS (VmHWM, which a process's exec starts afresh) to the file named by its first argument.
 # A child's ru_maxrss (wait4) is no use on Linux: it keeps the high-water mark across exec,
@@ -304,6 +370,7 @@ def bench(settings: Settings, say=print) -> dict[str, Any]:
                 rows.append(throughput(theme, players, strategy, settings.games, settings.seed))
                 say(row_line(rows[-1]))
     result["throughput"] = rows
+    result["strong"] = strong_rows(settings.games, settings.seed, say)
     target = throughput(load_theme(THEME), PLAYERS, STRATEGY, settings.target_games, settings.seed)
     say(row_line(target))
     result["target"] = target
@@ -318,6 +385,9 @@ def bench(settings: Settings, say=print) -> dict[str, Any]:
     if settings.search_games > 0:
         result["search"] = search_rate(settings.search_games, settings.seed)
         say(search_line(result["search"]))
+    if settings.teacher_games > 0:
+        result["teacher"] = teacher_rate(settings.teacher_games, settings.seed)
+        say(teacher_line(result["teacher"]))
     result["peak_rss_gib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / GIB
     if settings.run_games > 0:
         result["run"] = run_folder(settings.run_games, settings.seed)

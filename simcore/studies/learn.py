@@ -9,9 +9,12 @@ A round at (theme, players):
 3. fits the learned tables (strategies.learned): per role and effect, a ridge regression of
    each play's value less ending the play phase's (in win rate), less the scored policy's
    prior, on the play's context (fit_tables);
-4. writes the field it makes, `round-K.toml` (strategies.learned_files), with what it cost,
-   and measures it: each role's win rate when that role plays it against the field it
-   learned from, on the same deals (versus), with a 95% interval.
+4. checks each role's new table: that role's win rate when it plays it against the field
+   it learned from, on the same deals (versus), with a 95% interval; a role whose new table
+   does not gain keeps the field's (a conservative step: a round never makes a role play
+   worse by its check's estimate);
+5. writes the field it makes, `round-K.toml` (strategies.learned_files), with what it cost
+   and the checks.
 
 A round's files are its labels (`labels-K.npz`) and its field; a rerun skips the rounds
 whose fields exist, so a learning run resumes where it stopped. The shipped `strong`
@@ -37,7 +40,13 @@ from simcore.studies.batch import Work, play_all
 from simcore.studies.search_loop import sub_seed
 from simcore.studies.tune import roles_at
 from strategies.learned import PRIOR
-from strategies.learned_files import Learned, learned_toml, load_learned
+from strategies.learned_files import (
+    Learned,
+    find_learned,
+    is_learned_spec,
+    learned_toml,
+    load_learned,
+)
 from strategies.params import LEARN_SLOTS, N_CTX
 from strategies.presets import Search, resolve_strategy
 
@@ -58,6 +67,7 @@ class Round:
     rollouts: int
     seconds: float
     gains: dict[str, tuple[float, float, float]]  # role -> (gain, low, high) over learned_from
+    kept: tuple[str, ...] = ()  # roles whose new table did not gain: they keep learned_from's
 
 
 def check_sklearn():
@@ -127,21 +137,17 @@ def versus(
     chunks = [min(256, games - k) for k in range(0, games, 256)]
     seeds = [sub_seed(seed, "versus", k) for k in range(len(chunks))]
 
-    def won(spec) -> np.ndarray:
+    def play(spec) -> tuple[np.ndarray, np.ndarray]:
         works = [Work(theme, players, spec, s, n) for s, n in zip(seeds, chunks, strict=True)]
-        return np.concatenate([o.won for o in play_all(works, backend)])
+        done = list(play_all(works, backend))
+        return np.concatenate([o.won for o in done]), np.concatenate([o.role for o in done])
 
-    base = won(field)
+    base, role_of = play(field)
+    idx = np.arange(len(base))
     out = {}
-    roles = {r: ROLES.index(r) for r in roles_at(theme, players)}
-    role_of = np.concatenate(
-        [o.role for o in play_all([Work(theme, players, field, s, n)
-                                  for s, n in zip(seeds, chunks, strict=True)], backend)]
-    )  # fmt: skip
-    for name, r in roles.items():
-        arm = won({**{x: field for x in ROLES}, name: challenger})
-        seat = np.argmax(role_of == r, axis=1)
-        idx = np.arange(len(seat))
+    for name in roles_at(theme, players):
+        arm, _ = play({**dict.fromkeys(ROLES, field), name: challenger})
+        seat = np.argmax(role_of == ROLES.index(name), axis=1)
         gain, _, half = paired_interval(arm[idx, seat].astype(float) - base[idx, seat])
         out[name] = (gain, gain - half, gain + half)
     return out
@@ -158,8 +164,14 @@ def round_header(theme: Theme, players: int, rnd: Round, command: str) -> str:
         f"run: learned from {Path(rnd.learned_from).name}'s games and rollouts.\n"
         f"Cost: {rnd.games:,} games, {rnd.decisions:,} decisions labelled, "
         f"{rnd.rollouts:,} rollouts, {rnd.seconds:,.0f} s.\n"
-        f"Against the field it learned from, each role playing it gains (points, 95%): {gains}.\n"
-        f"Remake: {command}"
+        f"Against the field it learned from, each role playing its new table gains (points, "
+        f"95%): {gains}.\n"
+        + (
+            f"Kept the last field's tables for: {', '.join(rnd.kept)} (no gain).\n"
+            if rnd.kept
+            else ""
+        )
+        + f"Remake: {command}"
     )
 
 
@@ -200,17 +212,21 @@ def learn(
         labels = label_round(theme, players, field, sub_seed(seed, "learn", k), games, rate,
                              worlds, beta, tick)  # fmt: skip
         np.savez_compressed(out / f"labels-{k}.npz", **labels._asdict())
-        base = base_preset(field, players, theme)
-        learned = Learned(theme.plays_as, players, base, fit_tables([labels]))
+        base, old = field_parts(field, players, theme)
+        new = fit_tables([labels])
         trial = out / f".round-{k}.toml"
-        write_atomic(trial, learned_toml(learned).encode())
+        write_atomic(trial, learned_toml(Learned(theme.plays_as, players, base, new)).encode())
         if progress:
             progress("check", k, 0)
         gains = versus(theme, players, field, str(trial), sub_seed(seed, "check", k), check_games)
         trial.unlink()
+        kept = tuple(r for r, (g, _, _) in gains.items() if g <= 0.0)
+        for r in kept:  # a role whose new table did not gain keeps the field's
+            new[ROLES.index(r)] = old[ROLES.index(r)]
         m = labels.meta[:, 2]
         rnd = Round(k, str(path), field, games, len(labels.meta),
-                    int(m.sum()) * worlds, time.perf_counter() - t0, gains)  # fmt: skip
+                    int(m.sum()) * worlds, time.perf_counter() - t0, gains, kept)  # fmt: skip
+        learned = Learned(theme.plays_as, players, base, new)
         write_atomic(
             path, learned_toml(learned, round_header(theme, players, rnd, command)).encode()
         )
@@ -219,14 +235,13 @@ def learn(
     return done
 
 
-def base_preset(field: str, players: int, theme: Theme) -> str:
-    """The scored policy a field's learned tables correct: its own base when it is learned,
-    else the field itself (a preset)."""
-    if field.endswith(".toml") or field == "strong":
-        from strategies.learned_files import find_learned
-
-        return find_learned(field, theme.plays_as, players).base
-    return field
+def field_parts(field: str, players: int, theme: Theme) -> tuple[str, np.ndarray]:
+    """(the scored policy a field's tables correct, its tables): a learned field's base and
+    tables, or a preset and zero tables (its own plays)."""
+    if is_learned_spec(field):
+        found = find_learned(field, theme.plays_as, players)
+        return found.base, found.tables
+    return field, np.zeros((len(ROLES), LEARN_SLOTS, N_CTX))
 
 
 def read_round(path: Path, k: int, learned_from: str) -> Round:
