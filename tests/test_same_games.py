@@ -6,7 +6,7 @@ These digests pin whatever the code does, a bug as much as a fix, so re-recordin
 cannot hide a change: a change that is meant to alter games bumps limits.RULES_VERSION (the
 rules kernel) or strategies.params.POLICY_VERSION (the bots), adds an entry for the new
 versions to docs/changelog.md saying why, and records new digests with
-`NUMBA_CACHE_DIR=.numba_cache .venv/bin/python -m tests.test_same_games`, which refuses to
+`PYTHONPATH=tests NUMBA_CACHE_DIR=.numba_cache .venv/bin/python -m tests.test_same_games`, which refuses to
 write other digests under the recorded versions and prints the digests' fingerprint the
 entry names. test_digests_match_the_versions_and_the_changelog checks the versions recorded
 against the code's and the fingerprint against the entry."""

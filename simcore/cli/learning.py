@@ -109,10 +109,11 @@ def learn(
             f"{r} {100 * g:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]"
             for r, (g, lo, hi) in rnd.gains.items()
         )
+        kept = f"; kept the last field's tables for {', '.join(rnd.kept)}" if rnd.kept else ""
         typer.echo(
             f"round {rnd.number}: {rnd.field}: {rnd.decisions:,} decisions, "
-            f"{rnd.rollouts:,} rollouts, {rnd.seconds:,.0f} s; each role playing it gains "
-            f"(points, 95%) {gains}"
+            f"{rnd.rollouts:,} rollouts, {rnd.seconds:,.0f} s; each role playing its new "
+            f"table gains (points, 95%) {gains}{kept}"
         )
     if ship:
         target = strong_path(loaded.plays_as, players)
