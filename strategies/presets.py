@@ -344,8 +344,10 @@ class Mixture:
         return np.column_stack([self.profiles.astype(np.float64), self.weights])
 
     def fingerprint(self) -> np.ndarray:
-        """Its content as one array (a best response's digest names its field by it)."""
-        return np.concatenate([self.rows.ravel(), self.profiles.ravel(), self.weights])
+        """Its content as one array (a best response's digest names its field by it); the
+        rows without `learned`, which a mixture never sets (strategy_values)."""
+        rows = strategy_values(self.rows)
+        return np.concatenate([rows.ravel(), self.profiles.ravel(), self.weights])
 
     def marginal(self, role: int) -> dict[int, float]:
         """Role's rows with their total weight, heaviest first."""
@@ -356,7 +358,7 @@ class Mixture:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "rows": [{k: float(r[param_index(k)]) for k in KEYS} for r in self.rows],
+            "rows": [{k: float(r[param_index(k)]) for k in MIXED_KEYS} for r in self.rows],
             "profiles": [dict(zip(ROLES, p, strict=True)) for p in self.profiles.tolist()],
             "weights": self.weights.tolist(),
         }
@@ -375,10 +377,21 @@ class Mixture:
         return cls(rows, profiles, weights / weights.sum())
 
 
+def strategy_values(rows: np.ndarray) -> np.ndarray:
+    """Parameter rows without `learned` (the last parameter), which only a learned file
+    sets: what names a profile of the family (a band's request digests hash these bytes,
+    the same as before the key existed)."""
+    return np.delete(rows, P_LEARNED, axis=-1)
+
+
+# a mixture's rows hold every key but `learned`: a mixture plays no learned tables
+MIXED_KEYS = tuple(k for k in KEYS if k != "learned")
+
+
 def _row(values: dict, where: str) -> np.ndarray:
     """A parameter vector from every key's value (as_dict's rows), over the defaults."""
     vec = _load(None)[0].copy()
-    for key in KEYS:
+    for key in MIXED_KEYS:
         _set(vec, key, values[key], where, "rows")
     return vec
 

@@ -21,8 +21,7 @@ from simcore.studies.tune import (
     Space,
     regret_matching,
 )
-from strategies.params import KEYS
-from strategies.presets import resolve_strategy
+from strategies.presets import MIXED_KEYS, resolve_strategy
 
 SPACE = Space.full()
 START = resolve_strategy("tuned", 4, "classic").matrix
@@ -207,7 +206,7 @@ def test_tune_method_psro_writes_the_mixture(tmp_path):
     assert "--method psro --meta-games 100" in made["made_by"]
     mixture = made["players"]["4"]
     assert sum(mixture["weights"]) == pytest.approx(1.0)
-    assert all(set(row) == set(KEYS) for row in mixture["rows"])
+    assert all(set(row) == set(MIXED_KEYS) for row in mixture["rows"])
     used = {i for p in mixture["profiles"] for i in p.values()}
     assert used <= set(range(len(mixture["rows"])))
     trail = json.loads((tmp_path / "trail.json").read_text())

@@ -105,6 +105,7 @@ from strategies.presets import (
     mixture_text,
     preset_toml,
     resolve_strategy,
+    strategy_values,
 )
 
 RESULT = "band.json"
@@ -229,7 +230,7 @@ def _with_row(profile: Profile, role: int, vector: np.ndarray) -> Profile:
 
 def _values(profile: Profile) -> np.ndarray:
     """What names a request about `profile` (_digest)."""
-    return profile.fingerprint() if isinstance(profile, Mixture) else profile
+    return profile.fingerprint() if isinstance(profile, Mixture) else strategy_values(profile)
 
 
 def band(
