@@ -17,13 +17,22 @@ prior. A weight is thus in win-rate units (0.01: a point) per unit of its column
 """
 
 from simcore.engine.jit import njit
-from simcore.engine.state import NOT_CHOSEN, S_BANGS, S_CHOICE, S_N
+from simcore.engine.state import (
+    NOT_CHOSEN,
+    S_ALIVE_N,
+    S_BANGS,
+    S_CHOICE,
+    S_MARG_FOR,
+    S_N,
+    S_RECORD,
+)
 from simcore.engine.view import (
     count_in_hand,
     count_playable_as,
     in_play_has,
     n_alive,
     revealed_dead,
+    role_marginals,
     role_total,
 )
 from simcore.engine.vocab import (
@@ -33,12 +42,14 @@ from simcore.engine.vocab import (
     E_MUSTANG,
     FX_PICKS,
     N_EFFECTS,
+    R_DEPUTY,
     R_OUTLAW,
     R_RENEGADE,
 )
 from strategies import policy
 from strategies.params import N_CTX, P_LEARNED, P_VALUE
 
+BELIEF_BETA = 1.0  # the belief's weight of the record (the teacher's default: Search.beta)
 PRIOR = 0.03  # the scored policy's say: a play it makes starts 3 to 7.5 points above stopping
 
 
@@ -51,7 +62,7 @@ def clip(x, low, high):
 def context(G, T, w, p, i, e, tgt, opt, s, out):
     """Fill out[:N_CTX] with params.CONTEXT for p's play of hand card i (-1: an ability) as
     effect e on tgt with option opt, s its scored-policy score; reads G.enemy (filled by
-    policy.scoring_inputs for p)."""
+    policy.scoring_inputs for p) and G.marg (prepare)."""
     life = G.life[p]
     own_max = max(G.max_life[p], 1)
     out[0] = 1.0
@@ -84,6 +95,22 @@ def context(G, T, w, p, i, e, tgt, opt, s, out):
     out[23] = count_in_hand(G, T, p, E_MISSED) / 2.0
     out[24] = 1.0 if G.s[S_BANGS] > 0 else 0.0
     out[25] = (G.max_life[p] - life) / own_max
+    out[26] = G.marg[tgt, R_OUTLAW] if other else 0.0
+    out[27] = G.marg[tgt, R_RENEGADE] if other else 0.0
+    out[28] = G.marg[tgt, R_DEPUTY] if other else 0.0
+
+
+@njit(cache=True)
+def prepare(G, p):
+    """What a learned seat's context reads besides the play, once per listing: its belief
+    of every seat's role (G.marg, view.role_marginals with the teacher's BELIEF_BETA),
+    computed anew only when the seat, its role, the others' record or the living changed
+    since (S_MARG_FOR: the belief reads nothing else; p's own acts change only its own
+    record, which p's belief does not read)."""
+    key = ((G.s[S_RECORD] - G.acted[p]) * 8 + G.s[S_ALIVE_N]) * 32 + p * 4 + G.role[p] + 1
+    if G.s[S_MARG_FOR] != key:
+        G.s[S_MARG_FOR] = key
+        role_marginals(G, p, BELIEF_BETA, G.marg)
 
 
 @njit(cache=True, inline="always")
@@ -125,6 +152,7 @@ def choose_action(G, T, p, n):
         return k
     w = G.w[p]
     beer_works, my_reach = policy.scoring_inputs(G, T, w, p)
+    prepare(G, p)
     best = -1
     best_v = 0.0
     for k in range(n):

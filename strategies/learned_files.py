@@ -33,6 +33,8 @@ from strategies.params import CONTEXT, LEARN_SLOTS, N_CTX
 
 STRONG = "strong"  # the shipped learned field's preset name
 STRONG_DIR = files("strategies") / "strong"
+# bangsim learn's defaults, with which the shipped files are learned (make learn)
+ROUNDS, GAMES, WORLDS, RATE, CHECK_GAMES = 3, 10_000, 64, 0.03, 4000
 LEARNED_SUFFIX = ".toml"  # a spec that is a path ending so, with no ":NAME", is a learned file
 SLOT_NAMES = {**{name: code for name, code in EFFECTS.items()}, "ability": LEARN_SLOTS - 1}
 

@@ -95,6 +95,11 @@ CONTEXT = (
     "missed",  # Missed! cards in hand / 2
     "fired",  # 1 once a BANG! was played this turn
     "hurt",  # own missing life / own maximum
+    # the target's role by the seat's belief over the hidden roles' assignments
+    # (view.role_marginals; 0 on oneself): how likely he is an outlaw, the renegade, a deputy
+    "target_outlaw",
+    "target_renegade",
+    "target_deputy",
 )
 N_CTX = len(CONTEXT)
 # learned tables the kernel holds (Tables.learn): one per canonical role at most

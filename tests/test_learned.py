@@ -21,6 +21,7 @@ from simcore.engine.search import draw_assignment
 from simcore.engine.state import S_N, new_states
 from simcore.engine.tables import pack_tables
 from simcore.engine.theme import load_theme
+from simcore.engine.view import role_marginals
 from simcore.engine.vocab import EFFECTS, R_DEPUTY, R_OUTLAW, R_RENEGADE, ROLES
 from simcore.studies.learn import fit_tables
 from strategies.learned import PRIOR
@@ -132,6 +133,21 @@ def test_the_belief_over_role_assignments_matches_a_hand_computation(beta):
     expected = 1.0 / (1.0 + 2.0 * math.exp(-beta))
     assert abs(where[2] / draws - expected) < 0.02
     assert abs(where[3] - where[4]) / draws < 0.04
+
+
+@pytest.mark.parametrize("beta", [0.0, 1.0])
+def test_a_learned_seat_s_role_marginals_match_the_hand_computation(beta):
+    """The same case, as the marginals a learned seat reads (view.role_marginals): exactly
+    the hand computation's, and what the deputy knows is certain."""
+    G = hidden_state([0.0, 0.0, 1.0, 0.0, 0.0])
+    out = np.zeros((7, 4))
+    role_marginals(G, 1, beta, out)
+    at_two = 1.0 / (1.0 + 2.0 * math.exp(-beta))
+    assert out[2, R_RENEGADE] == pytest.approx(at_two)
+    assert out[3, R_RENEGADE] == pytest.approx((1.0 - at_two) / 2)
+    assert out[2, R_OUTLAW] == pytest.approx(1.0 - at_two)
+    assert out[[2, 3, 4], R_DEPUTY].sum() == 0.0 and out[0, 0] == out[1, R_DEPUTY] == 1.0
+    assert np.allclose(out[:5].sum(axis=1), 1.0)
 
 
 def toy_labels(n: int, seed: int) -> Labels:
@@ -278,3 +294,19 @@ def test_learn_command_bad_input_is_one_line(tmp_path):
     result = CliRunner().invoke(app, ["learn", "--players", "9", "--out", str(tmp_path / "x")])
     assert result.exit_code == 2
     assert "players" in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_a_parameter_search_against_a_learned_field_plays_its_tables(tmp_path):
+    """A strategy search's games (EngineTable, what `exploit --method params` and `tune`
+    play) carry the field's learned tables: its rows play them, not `tuned`'s plays."""
+    from simcore.studies.batch import EngineTable
+
+    path = learned_file(tmp_path, random_tables(7))
+    field = resolve_strategy(path, 5, "classic")
+    theme = load_theme("classic")
+    W = np.vstack([field.matrix, field.matrix[R_OUTLAW]])
+    args = (3, W, field.role_preset, R_OUTLAW, 1, 120)
+    played = EngineTable(theme, 5, None, field.learned).winners(*args)[0]
+    assert np.array_equal(played, play_games("classic", 5, 120, 3, strategy=path).winner)
+    blind = EngineTable(theme, 5).winners(*args)[0]  # no tables: the rows play tuned's plays
+    assert np.array_equal(blind, play_games("classic", 5, 120, 3, strategy="tuned").winner)

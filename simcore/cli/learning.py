@@ -11,6 +11,7 @@ import typer
 
 from simcore.cli.options import ShowProgress, fail
 from simcore.runs.runfolder import check_writable
+from strategies.learned_files import CHECK_GAMES, GAMES, RATE, ROUNDS, WORLDS
 from strategies.presets import Search
 
 
@@ -19,16 +20,16 @@ def learn(
     players: Annotated[int, typer.Option(help="Players at the table.")] = 5,
     rounds: Annotated[
         int, typer.Option(help="Rounds of learning, each from the last's field.")
-    ] = 3,
+    ] = ROUNDS,
     games: Annotated[
         int, typer.Option(help="Games of the field a round samples decisions from.")
-    ] = 10_000,
+    ] = GAMES,
     worlds: Annotated[
         int, typer.Option(help="Worlds (rollouts) each option of a sampled decision is played on.")
-    ] = 64,
+    ] = WORLDS,
     rate: Annotated[
         float, typer.Option(help="Share of the field's play-phase decisions labelled (0 to 1).")
-    ] = 0.03,
+    ] = RATE,
     start: Annotated[
         str, typer.Option(help="The first round's field: a preset (its plays are corrected).")
     ] = "tuned",
@@ -37,7 +38,7 @@ def learn(
     ] = Search.beta,
     check_games: Annotated[
         int, typer.Option(help="Deals each round's field is checked on, per role.")
-    ] = 4000,
+    ] = CHECK_GAMES,
     seed: Annotated[int, typer.Option(help="Seed: the same seed learns the same tables.")] = 1,
     out: Annotated[
         Path | None,

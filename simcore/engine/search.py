@@ -91,13 +91,13 @@ from simcore.engine.state import (
     STATE_DTYPE,
     new_states,
 )
+from simcore.engine.view import assignment_weight, next_assignment
 from simcore.engine.vocab import (
     AIM_EVERY_OTHER,
     E_DUEL,
     E_HEAL,
     FX_AIM,
     FX_PICKS,
-    R_DEPUTY,
     R_LEADER,
     R_OUTLAW,
     SIDE_OF,
@@ -191,48 +191,6 @@ def resample_hidden(G, seat, beta):
                 G.belief[q, j] = -G.belief[q, j]
     G.buf[:k] = -1
     roles[:k] = -1
-
-
-@njit(cache=True)
-def lawness(role):
-    """+1 for a deputy, -1 for an outlaw, 0 for the renegade (who passes for law)."""
-    if role == R_DEPUTY:
-        return 1.0
-    if role == R_OUTLAW:
-        return -1.0
-    return 0.0
-
-
-@njit(cache=True)
-def next_assignment(roles):
-    """Step roles (a multiset, first sorted) to its next distinct order, lexicographically;
-    False, leaving it as it is, after the last."""
-    k = roles.shape[0]
-    i = k - 2
-    while i >= 0 and roles[i] >= roles[i + 1]:
-        i -= 1
-    if i < 0:
-        return False
-    j = k - 1
-    while roles[j] <= roles[i]:
-        j -= 1
-    t = roles[i]
-    roles[i] = roles[j]
-    roles[j] = t
-    roles[i + 1 :] = roles[i + 1 :][::-1].copy()
-    return True
-
-
-@njit(cache=True)
-def assignment_weight(G, seat, beta, seats, roles):
-    """The belief's weight of hidden roles `roles` at `seats` as `seat` sees the game:
-    exp(beta * sum over them of lawness(role) * how law-side the seat looks to `seat`, the
-    public record (karma) plus its own observations (its belief row))."""
-    x = 0.0
-    for i in range(seats.shape[0]):
-        q = seats[i]
-        x += lawness(roles[i]) * (G.karma[q] + G.belief[seat, q])
-    return np.exp(min(beta * x, 700.0))
 
 
 @njit(cache=True)

@@ -56,7 +56,10 @@ S_DECISIONS = 32  # pauses so far (a searched decision's number)
 # kernel.legal_actions' pick when it scored the plays while listing them (choose_action
 # returns it), NOT_CHOSEN when it only listed them
 S_CHOICE = 33
-N_S = 34
+# strategies.learned.prepare keeps G.marg while what it reads stays: this key of the seat,
+# its role, the others' record and the living (0: none kept)
+S_MARG_FOR = 34
+N_S = 35
 NOT_CHOSEN = -2
 PH_START = 0  # the turn has not begun (or is over)
 PH_PLAY = 1  # drawn: playing cards
@@ -158,6 +161,8 @@ STATE_FIELDS = [
     ("held", np.int64, (MAX_PLAYERS, N_EFFECTS)),
     ("effect_of", np.int64, (MAX_CARDS,)),
     ("enemy", np.float64, (MAX_PLAYERS,)),  # scratch: the deciding bot's enemy score per seat
+    # a learned seat's belief of each seat's role (view.role_marginals; kept: S_MARG_FOR)
+    ("marg", np.float64, (MAX_PLAYERS, 4)),
     ("buf", np.int64, (MAX_CARDS,)),  # scratch: General Store, Kit Carlson's look, the deal
     ("ev", np.int64, (N_EV,)),  # event counts (EV_*), zeroed at setup
     ("used", np.int64, (MAX_PLAYERS, MAX_CARD_NAMES)),  # cards used by seat and name

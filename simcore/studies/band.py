@@ -287,6 +287,8 @@ def band(
         name: resolve_strategy(spec, players, theme.plays_as, mixed=True)
         for name, spec in origins.items()
     }
+    if any(len(f.learned) for f in firsts.values()):
+        raise ValueError("a band is searched around parameter rows, not a learned field (strong)")
     role_rows = firsts["start"].role_preset
     roles = roles_at(theme, players)
     folder = Path(out)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, NamedTuple
 
@@ -27,6 +27,7 @@ import numpy as np
 from simcore.engine.theme import Theme
 from simcore.engine.vocab import ROLES, SIDE_OF, WINNERS
 from simcore.runs.backend import Backend, LocalBackend
+from strategies.params import NO_LEARNED
 from strategies.presets import Strategy, StrategySpec, resolve_strategy
 
 MapFn = Callable[[Callable[[Any], Any], Iterable[Any]], Iterable[Any]]  # map() or Backend.map
@@ -143,6 +144,7 @@ def candidate_winners(
     games: int,
     backend: Backend | None = None,
     own: bool = False,
+    learned: np.ndarray = NO_LEARNED,
 ) -> np.ndarray:
     """Per game, the winning side (vocab.W_*, -1 capped), for candidates rows
     len(W)-candidates.. of W, each playing `role` (every other role its row of field_rows)
@@ -157,7 +159,7 @@ def candidate_winners(
     rows = np.tile(field, (own + candidates, 1))
     rows[own * games :, role] = first + np.repeat(np.arange(candidates), games)
     game_idx = np.tile(np.arange(games, dtype=np.int64), own + candidates)
-    return _winners(theme, players, seed, W, rows, game_idx, backend).reshape(-1, games)
+    return _winners(theme, players, seed, W, rows, game_idx, backend, learned).reshape(-1, games)
 
 
 def profile_winners(
@@ -168,20 +170,22 @@ def profile_winners(
     profiles: np.ndarray,
     games: int,
     backend: Backend | None = None,
+    learned: np.ndarray = NO_LEARNED,
 ) -> np.ndarray:
     """Per game, the winning side of each profile (int64[P, 4]: the row of W each role
     plays) on the same `games` deals: int8[P, games] (a meta-game's payoffs, tune.psro)."""
     rows = np.repeat(np.asarray(profiles, np.int64).reshape(-1, 4), games, axis=0)
     game_idx = np.tile(np.arange(games, dtype=np.int64), len(rows) // games)
-    return _winners(theme, players, seed, W, rows, game_idx, backend).reshape(-1, games)
+    return _winners(theme, players, seed, W, rows, game_idx, backend, learned).reshape(-1, games)
 
 
-def _winners(theme, players, seed, W, rows, game_idx, backend) -> np.ndarray:
-    """play_rows's winners, in `backend.workers` consecutive batches."""
+def _winners(theme, players, seed, W, rows, game_idx, backend, learned) -> np.ndarray:
+    """play_rows's winners, in `backend.workers` consecutive batches (learned: the tables
+    of W's learned rows, Strategy.learned)."""
     backend = backend or LocalBackend()
     ends = np.linspace(0, len(game_idx), backend.workers + 1).astype(np.int64)
     batches = [(rows[a:b], game_idx[a:b]) for a, b in itertools.pairwise(ends) if b > a]
-    play = partial(_batch_winners, theme, players, seed, W)
+    play = partial(_batch_winners, theme, players, seed, W, learned)
     return np.concatenate(list(backend.map(play, batches)))
 
 
@@ -194,20 +198,24 @@ class EngineTable:
     theme: Theme
     players: int
     backend: Backend | None = None
+    # the tables of the field's learned rows (`strong`)
+    learned: np.ndarray = field(default_factory=lambda: NO_LEARNED)
 
     def winners(self, seed, W, field_rows, role, candidates, games, own=False) -> np.ndarray:
         return candidate_winners(
             self.theme, self.players, seed, W, field_rows, role, candidates, games,
-            self.backend, own,
+            self.backend, own, self.learned,
         )  # fmt: skip
 
     def profiles(self, seed, W, profiles, games) -> np.ndarray:
-        return profile_winners(self.theme, self.players, seed, W, profiles, games, self.backend)
+        return profile_winners(
+            self.theme, self.players, seed, W, profiles, games, self.backend, self.learned
+        )
 
 
-def _batch_winners(theme: Theme, players: int, seed: int, W: np.ndarray, batch) -> np.ndarray:
+def _batch_winners(theme: Theme, players: int, seed: int, W: np.ndarray, learned, batch):
     """The winners of one batch (role rows, game indices) of a generation's games."""
     from simcore.engine.play import play_rows
 
-    winner, _ = play_rows(theme, players, seed, W, *batch)
+    winner, _ = play_rows(theme, players, seed, W, *batch, learned=learned)
     return winner

@@ -32,7 +32,6 @@ share: compare runs made on a quiet machine, or alternate old and new code.
 
 from __future__ import annotations
 
-import inspect
 import json
 import os
 import resource
@@ -241,13 +240,13 @@ def strong_rows(games: int, seed: int, say) -> list[dict[str, Any]]:
 def teacher_rate(games: int, seed: int) -> dict[str, Any]:
     """Labelled decisions and rollouts per second (wall, all threads) of the teacher over
     classic 5p `tuned` with `bangsim learn`'s defaults."""
-    from simcore.cli.learning import learn as command
     from simcore.engine.labels import label_decisions
     from simcore.engine.play import character_pool
     from simcore.engine.theme import load_theme
+    from strategies.learned_files import RATE, WORLDS
+    from strategies.presets import Search
 
-    defaults = {k: p.default for k, p in inspect.signature(command).parameters.items()}
-    rate, worlds, beta = (defaults[k] for k in ("rate", "worlds", "beta"))
+    rate, worlds, beta = RATE, WORLDS, Search.beta
     theme = load_theme(THEME)
     tuned = resolve_strategy("tuned", PLAYERS, theme.plays_as)
     pool = character_pool(theme, None, PLAYERS)

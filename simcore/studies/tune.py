@@ -49,8 +49,15 @@ from simcore.studies.search_loop import (
     sub_seed,
     write_text,
 )
-from strategies.params import KEYS, REAL, SEARCHED, param_index
-from strategies.presets import Mixture, Strategy, mixture_text, preset_toml, resolve_strategy
+from strategies.params import KEYS, NO_LEARNED, REAL, SEARCHED, param_index
+from strategies.presets import (
+    Mixture,
+    Strategy,
+    mixture_text,
+    preset_toml,
+    resolve_strategy,
+    strategy_values,
+)
 
 RESULT = "result.json"
 
@@ -227,7 +234,8 @@ def best_response(
     role = ROLES.index(settings.role)
     if role not in theme.tables.roles[settings.players, : settings.players]:
         raise ValueError(f"no {settings.role} at {settings.players} players in {theme.id!r}")
-    table = table or EngineTable(theme, settings.players, backend)
+    learned = NO_LEARNED if isinstance(field, Mixture) else field.learned
+    table = table or EngineTable(theme, settings.players, backend, learned)
     mixture = field if isinstance(field, Mixture) else field.mixture
     if mixture is None:
         if field.search:
@@ -235,8 +243,13 @@ def best_response(
                 "a parameter search cannot face a field that searches (search:...): "
                 "its candidates play in one kernel call without it"
             )
+        # against a learned field the candidates keep the role's table (its `learned`)
+        # and vary the parameters under it
         base = field.matrix[role].copy()
-        digest = settings.digest(theme, field.matrix)
+        values = strategy_values(field.matrix)
+        if len(learned):
+            values = np.concatenate([values.ravel(), learned.ravel()])
+        digest = settings.digest(theme, values)
 
         def winners(vectors: list[np.ndarray], seed: int, games: int) -> np.ndarray:
             """Per game, the winning side, for the baseline and each vector."""
@@ -588,6 +601,8 @@ def psro(
     if rounds < 1:
         raise ValueError(f"psro needs at least 1 round, got {rounds}")
     check_players(theme, players)
+    if len(start.learned):
+        raise ValueError("psro starts from parameter rows, not a learned field (strong)")
     matrix = start.matrix
     table = table or EngineTable(theme, players, backend)
     populations = [[row] for row in matrix]
