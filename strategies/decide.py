@@ -60,7 +60,8 @@ def play_context(G, T, p, k, out):
     tgt = G.act_tgt[k]
     opt = G.act_opt[k]
     s = policy.play_score(G, T, w, p, i, e, tgt, opt, beer_works, my_reach)
-    learned.context(G, T, w, p, i, e, tgt, opt, s, out)
+    learned.context(G, T, w, p, i, e, tgt, opt, s)
+    out[:] = G.ctx
     return learned.slot_of(i, e)
 
 

@@ -59,45 +59,45 @@ def clip(x, low, high):
 
 
 @njit(cache=True)
-def context(G, T, w, p, i, e, tgt, opt, s, out):
-    """Fill out[:N_CTX] with params.CONTEXT for p's play of hand card i (-1: an ability) as
+def context(G, T, w, p, i, e, tgt, opt, s):
+    """Fill G.ctx with params.CONTEXT for p's play of hand card i (-1: an ability) as
     effect e on tgt with option opt, s its scored-policy score; reads G.enemy (filled by
     policy.scoring_inputs for p) and G.marg (prepare)."""
     life = G.life[p]
     own_max = max(G.max_life[p], 1)
-    out[0] = 1.0
-    out[1] = 1.0 if s > 0.0 else 0.0
-    out[2] = max(s, -1.0) / 100.0
-    out[3] = life / own_max
-    out[4] = 1.0 if life == 1 else 0.0
-    out[5] = max(G.hand_n[p] - life, 0) / 2.0
-    out[6] = G.hand_n[p] / 5.0
+    G.ctx[0] = 1.0
+    G.ctx[1] = 1.0 if s > 0.0 else 0.0
+    G.ctx[2] = max(s, -1.0) / 100.0
+    G.ctx[3] = life / own_max
+    G.ctx[4] = 1.0 if life == 1 else 0.0
+    G.ctx[5] = max(G.hand_n[p] - life, 0) / 2.0
+    G.ctx[6] = G.hand_n[p] / 5.0
     other = tgt != p
-    out[7] = 0.0 if other else 1.0
-    out[8] = 1.0 if other and tgt == 0 else 0.0
-    out[9] = clip(G.enemy[tgt], -10.0, 10.0) / 10.0 if other else 0.0
-    out[10] = clip(G.karma[tgt], -5.0, 5.0) / 5.0 if other else 0.0
-    out[11] = clip(G.belief[p, tgt], -5.0, 5.0) / 5.0 if other else 0.0
-    out[12] = G.life[tgt] / 5.0 if other else 0.0
-    out[13] = 1.0 if other and G.life[tgt] == 1 else 0.0
-    out[14] = G.hand_n[tgt] / 5.0 if other else 0.0
+    G.ctx[7] = 0.0 if other else 1.0
+    G.ctx[8] = 1.0 if other and tgt == 0 else 0.0
+    G.ctx[9] = clip(G.enemy[tgt], -10.0, 10.0) / 10.0 if other else 0.0
+    G.ctx[10] = clip(G.karma[tgt], -5.0, 5.0) / 5.0 if other else 0.0
+    G.ctx[11] = clip(G.belief[p, tgt], -5.0, 5.0) / 5.0 if other else 0.0
+    G.ctx[12] = G.life[tgt] / 5.0 if other else 0.0
+    G.ctx[13] = 1.0 if other and G.life[tgt] == 1 else 0.0
+    G.ctx[14] = G.hand_n[tgt] / 5.0 if other else 0.0
     cover = in_play_has(G, tgt, E_BARREL) or in_play_has(G, tgt, E_MUSTANG)
-    out[15] = 1.0 if other and cover else 0.0
+    G.ctx[15] = 1.0 if other and cover else 0.0
     taken = e >= 0 and FX_PICKS[e] and opt >= 0
-    out[16] = 1.0 if taken else 0.0
-    out[17] = w[P_VALUE + T.card_effect[G.table[tgt, opt]]] / 10.0 if taken else 0.0
-    out[18] = n_alive(G) / G.s[S_N]
-    out[19] = G.life[0] / max(G.max_life[0], 1)
+    G.ctx[16] = 1.0 if taken else 0.0
+    G.ctx[17] = w[P_VALUE + T.card_effect[G.table[tgt, opt]]] / 10.0 if taken else 0.0
+    G.ctx[18] = n_alive(G) / G.s[S_N]
+    G.ctx[19] = G.life[0] / max(G.max_life[0], 1)
     outlaws = role_total(G, R_OUTLAW)
-    out[20] = (outlaws - revealed_dead(G, R_OUTLAW)) / max(outlaws, 1)
-    out[21] = 1.0 if role_total(G, R_RENEGADE) > revealed_dead(G, R_RENEGADE) else 0.0
-    out[22] = count_playable_as(G, T, p, E_BANG) / 3.0
-    out[23] = count_in_hand(G, T, p, E_MISSED) / 2.0
-    out[24] = 1.0 if G.s[S_BANGS] > 0 else 0.0
-    out[25] = (G.max_life[p] - life) / own_max
-    out[26] = G.marg[tgt, R_OUTLAW] if other else 0.0
-    out[27] = G.marg[tgt, R_RENEGADE] if other else 0.0
-    out[28] = G.marg[tgt, R_DEPUTY] if other else 0.0
+    G.ctx[20] = (outlaws - revealed_dead(G, R_OUTLAW)) / max(outlaws, 1)
+    G.ctx[21] = 1.0 if role_total(G, R_RENEGADE) > revealed_dead(G, R_RENEGADE) else 0.0
+    G.ctx[22] = count_playable_as(G, T, p, E_BANG) / 3.0
+    G.ctx[23] = count_in_hand(G, T, p, E_MISSED) / 2.0
+    G.ctx[24] = 1.0 if G.s[S_BANGS] > 0 else 0.0
+    G.ctx[25] = (G.max_life[p] - life) / own_max
+    G.ctx[26] = G.marg[tgt, R_OUTLAW] if other else 0.0
+    G.ctx[27] = G.marg[tgt, R_RENEGADE] if other else 0.0
+    G.ctx[28] = G.marg[tgt, R_DEPUTY] if other else 0.0
 
 
 @njit(cache=True)
@@ -110,7 +110,7 @@ def prepare(G, p):
     key = ((G.s[S_RECORD] - G.acted[p]) * 8 + G.s[S_ALIVE_N]) * 32 + p * 4 + G.role[p] + 1
     if G.s[S_MARG_FOR] != key:
         G.s[S_MARG_FOR] = key
-        role_marginals(G, p, BELIEF_BETA, G.marg)
+        role_marginals(G, p, BELIEF_BETA)
 
 
 @njit(cache=True, inline="always")
@@ -134,11 +134,12 @@ def slot_of(i, e):
 def play_score(G, T, w, p, i, e, tgt, opt, s):
     """A learned seat's score of the play whose scored-policy score is s (see the module
     docstring); G.ctx is its scratch."""
-    context(G, T, w, p, i, e, tgt, opt, s, G.ctx)
-    row = T.learn[int(w[P_LEARNED]) - 1, slot_of(i, e)]
+    context(G, T, w, p, i, e, tgt, opt, s)
+    k = int(w[P_LEARNED]) - 1
+    slot = slot_of(i, e)
     v = prior(s)
-    for j in range(N_CTX):
-        v += row[j] * G.ctx[j]
+    for j in range(N_CTX):  # indexed, not a view: no reference counting shared by threads
+        v += T.learn[k, slot, j] * G.ctx[j]
     return v
 
 

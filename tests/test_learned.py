@@ -21,7 +21,7 @@ from simcore.engine.search import draw_assignment
 from simcore.engine.state import S_N, new_states
 from simcore.engine.tables import pack_tables
 from simcore.engine.theme import load_theme
-from simcore.engine.view import role_marginals
+from simcore.engine.view import HIDDEN_ROLES, role_marginals
 from simcore.engine.vocab import EFFECTS, R_DEPUTY, R_OUTLAW, R_RENEGADE, ROLES
 from simcore.studies.learn import fit_tables
 from strategies.learned import PRIOR
@@ -126,8 +126,10 @@ def test_the_belief_over_role_assignments_matches_a_hand_computation(beta):
     with np.errstate(over="ignore"):
         for i in range(draws):
             rng_seed(G.rng, np.uint64(99), i)
-            roles = np.array(sorted([R_OUTLAW, R_OUTLAW, R_RENEGADE]), np.int64)
-            draw_assignment(G, 1, beta, seats, roles)
+            G.buf[:3] = seats
+            G.buf[HIDDEN_ROLES : HIDDEN_ROLES + 3] = [R_OUTLAW, R_OUTLAW, R_RENEGADE]
+            draw_assignment(G, 1, beta, 3)
+            roles = G.buf[HIDDEN_ROLES : HIDDEN_ROLES + 3]
             assert sorted(roles) == [R_OUTLAW, R_OUTLAW, R_RENEGADE]
             where[seats[roles == R_RENEGADE][0]] += 1
     expected = 1.0 / (1.0 + 2.0 * math.exp(-beta))
@@ -140,8 +142,8 @@ def test_a_learned_seat_s_role_marginals_match_the_hand_computation(beta):
     """The same case, as the marginals a learned seat reads (view.role_marginals): exactly
     the hand computation's, and what the deputy knows is certain."""
     G = hidden_state([0.0, 0.0, 1.0, 0.0, 0.0])
-    out = np.zeros((7, 4))
-    role_marginals(G, 1, beta, out)
+    role_marginals(G, 1, beta)
+    out = G.marg
     at_two = 1.0 / (1.0 + 2.0 * math.exp(-beta))
     assert out[2, R_RENEGADE] == pytest.approx(at_two)
     assert out[3, R_RENEGADE] == pytest.approx((1.0 - at_two) / 2)

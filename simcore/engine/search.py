@@ -91,7 +91,12 @@ from simcore.engine.state import (
     STATE_DTYPE,
     new_states,
 )
-from simcore.engine.view import assignment_weight, next_assignment
+from simcore.engine.view import (
+    HIDDEN_ROLES,
+    assignment_weight,
+    next_assignment,
+    sort_hidden_roles,
+)
 from simcore.engine.vocab import (
     AIM_EVERY_OTHER,
     E_DUEL,
@@ -172,7 +177,7 @@ def resample_hidden(G, seat, beta):
         m += 1
     G.buf[:m] = -1
     k = 0  # the hidden seats, listed in G.buf, their roles sorted after them
-    roles = G.buf[MAX_PLAYERS : 2 * MAX_PLAYERS]
+    roles = G.buf[HIDDEN_ROLES : HIDDEN_ROLES + MAX_PLAYERS]
     for q in range(n):
         if q != seat and G.alive[q] and G.role[q] != R_LEADER:
             G.buf[k] = q
@@ -182,7 +187,7 @@ def resample_hidden(G, seat, beta):
                 for j in range(n):
                     G.belief[q, j] = -G.belief[q, j]
     roles[:k].sort()
-    draw_assignment(G, seat, beta, G.buf[:k], roles[:k])
+    draw_assignment(G, seat, beta, k)
     for i in range(k):
         q = G.buf[i]
         G.role[q] = roles[i]
@@ -194,21 +199,21 @@ def resample_hidden(G, seat, beta):
 
 
 @njit(cache=True)
-def draw_assignment(G, seat, beta, seats, roles):
-    """Deal the hidden roles (sorted) to `seats`: one of their distinct assignments, drawn
-    with probability proportional to assignment_weight (beta 0: uniformly), by exact
-    enumeration (at most 60 assignments at 7 players with the printed role mixes), with
-    G's random stream."""
+def draw_assignment(G, seat, beta, k):
+    """Deal the k hidden roles (sorted, view.HIDDEN_ROLES) to the hidden seats (G.buf[:k]):
+    one of their distinct assignments, drawn with probability proportional to
+    assignment_weight (beta 0: uniformly), by exact enumeration (at most 60 assignments at 7
+    players with the printed role mixes), with G's random stream."""
     total = 0.0
     while True:
-        total += assignment_weight(G, seat, beta, seats, roles)
-        if not next_assignment(roles):
+        total += assignment_weight(G, seat, beta, k)
+        if not next_assignment(G, k):
             break
-    roles.sort()
+    sort_hidden_roles(G, k)
     u = (rng_next(G.rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * total
     while True:
-        u -= assignment_weight(G, seat, beta, seats, roles)
-        if u < 0.0 or not next_assignment(roles):
+        u -= assignment_weight(G, seat, beta, k)
+        if u < 0.0 or not next_assignment(G, k):
             return  # the last assignment when rounding leaves u at 0
 
 

@@ -21,6 +21,7 @@ from simcore.engine.board import (
     reach,
 )
 from simcore.engine.jit import njit
+from simcore.engine.limits import MAX_PLAYERS
 from simcore.engine.state import S_N
 from simcore.engine.vocab import R_DEPUTY, R_OUTLAW, R_RENEGADE
 
@@ -108,70 +109,99 @@ def lawness(role):
     return 0.0
 
 
+# The hidden seats and roles of an assignment live in G.buf, which is free while a seat
+# decides: seat i at G.buf[i], its role at G.buf[HIDDEN_ROLES + i]. The functions below
+# index it (no views: a view of a record's field counts references shared by threads).
+HIDDEN_ROLES = MAX_PLAYERS
+
+
 @njit(cache=True)
-def next_assignment(roles):
-    """Step roles (a multiset, first sorted) to its next distinct order, lexicographically;
-    False, leaving it as it is, after the last."""
-    k = roles.shape[0]
+def next_assignment(G, k):
+    """Step the k hidden roles (a multiset, first sorted) to their next distinct order,
+    lexicographically; False, leaving them as they are, after the last."""
+    b0 = HIDDEN_ROLES
     i = k - 2
-    while i >= 0 and roles[i] >= roles[i + 1]:
+    while i >= 0 and G.buf[b0 + i] >= G.buf[b0 + i + 1]:
         i -= 1
     if i < 0:
         return False
     j = k - 1
-    while roles[j] <= roles[i]:
+    while G.buf[b0 + j] <= G.buf[b0 + i]:
         j -= 1
-    t = roles[i]
-    roles[i] = roles[j]
-    roles[j] = t
-    roles[i + 1 :] = roles[i + 1 :][::-1].copy()
+    t = G.buf[b0 + i]
+    G.buf[b0 + i] = G.buf[b0 + j]
+    G.buf[b0 + j] = t
+    lo = i + 1
+    hi = k - 1
+    while lo < hi:  # the tail reversed
+        t = G.buf[b0 + lo]
+        G.buf[b0 + lo] = G.buf[b0 + hi]
+        G.buf[b0 + hi] = t
+        lo += 1
+        hi -= 1
     return True
 
 
 @njit(cache=True)
-def assignment_weight(G, p, beta, seats, roles):
-    """p's belief's weight of hidden roles `roles` at `seats`: exp(beta * the sum over them
-    of lawness(role) * how law-side the seat looks to p, the public record (karma) plus
-    what p alone saw of it (p's belief row))."""
+def assignment_weight(G, p, beta, k):
+    """p's belief's weight of the k hidden roles at their seats: exp(beta * the sum over
+    them of lawness(role) * how law-side the seat looks to p, the public record (karma)
+    plus what p alone saw of it (p's belief row))."""
     x = 0.0
-    for i in range(seats.shape[0]):
-        q = seats[i]
-        x += lawness(roles[i]) * (G.karma[q] + G.belief[p, q])
+    for i in range(k):
+        q = G.buf[i]
+        x += lawness(G.buf[HIDDEN_ROLES + i]) * (G.karma[q] + G.belief[p, q])
     return np.exp(min(beta * x, 700.0))
 
 
 @njit(cache=True)
-def role_marginals(G, p, beta, out):
-    """out[q, r] (float64[MAX_PLAYERS, 4]): how likely seat q holds role r as p sees the
-    game, by its belief over the assignments of the hidden roles (assignment_weight, every
-    distinct assignment enumerated): 1 for a role p knows (its own, the leader's, the
-    revealed dead's). The hidden roles are the public role mix less those (a count)."""
+def sort_hidden_roles(G, k):
+    """The k hidden roles in ascending order (insertion sort: k <= 6)."""
+    b0 = HIDDEN_ROLES
+    for i in range(1, k):
+        t = G.buf[b0 + i]
+        j = i - 1
+        while j >= 0 and G.buf[b0 + j] > t:
+            G.buf[b0 + j + 1] = G.buf[b0 + j]
+            j -= 1
+        G.buf[b0 + j + 1] = t
+
+
+@njit(cache=True)
+def role_marginals(G, p, beta):
+    """G.marg[q, r]: how likely seat q holds role r as p sees the game, by its belief over
+    the assignments of the hidden roles (assignment_weight, every distinct assignment
+    enumerated): 1 for a role p knows (its own, the leader's, the revealed dead's). The
+    hidden roles are the public role mix less those (a count)."""
     n = G.s[S_N]
-    out[:n, :] = 0.0
-    seats = np.empty(n, np.int64)
+    for q in range(n):
+        for r in range(4):
+            G.marg[q, r] = 0.0
     k = 0
     for q in range(n):
         if q == p or is_leader(G, q) or G.alive[q] == 0:
-            out[q, G.role[q]] = 1.0
+            G.marg[q, G.role[q]] = 1.0
         else:
-            seats[k] = q
+            G.buf[k] = q
             k += 1
     if k == 0:
         return
-    roles = np.empty(k, np.int64)
     m = 0
     for r in (R_DEPUTY, R_OUTLAW, R_RENEGADE):
         left = role_total(G, r) - revealed_dead(G, r) - (1 if G.role[p] == r else 0)
         for _ in range(left):
-            roles[m] = r
+            G.buf[HIDDEN_ROLES + m] = r
             m += 1
     total = 0.0
     while True:
-        w = assignment_weight(G, p, beta, seats[:k], roles)
+        w = assignment_weight(G, p, beta, k)
         total += w
         for i in range(k):
-            out[seats[i], roles[i]] += w
-        if not next_assignment(roles):
+            G.marg[G.buf[i], G.buf[HIDDEN_ROLES + i]] += w
+        if not next_assignment(G, k):
             break
     for i in range(k):
-        out[seats[i], :] /= total
+        for r in range(4):
+            G.marg[G.buf[i], r] /= total
+        G.buf[i] = -1
+        G.buf[HIDDEN_ROLES + i] = -1
