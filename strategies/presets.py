@@ -46,6 +46,7 @@ PRESETS_FILE = files("strategies") / "presets.toml"  # package data, found from 
 THEMED_DIR = files("strategies") / "tuned"
 FALLBACK_THEME = "classic"
 DEFAULT_PRESET = "smart"  # what every seat plays unless told otherwise
+LEARNED_BASE = "tuned"  # a learned field's base, where only its name is read (names_only)
 _COUNT = re.compile(r"^p(\d+)$")
 _ROLE_PAIR = re.compile(r"^\s*[\w-]+\s*=")  # "role=..." (a search's "search@budget=..." is not)
 
@@ -474,12 +475,15 @@ def resolve_strategy(
     players: int | None = None,
     theme: str | None = None,
     mixed: bool = False,
+    names_only: bool = False,
 ) -> Strategy:
     """A preset for every role ("smart"), "role=preset,..." or a dict role -> preset (roles
     left out play DEFAULT_PRESET); per-count tables are read for `players`, and presets
     shipped for one theme (tuned) for `theme`, when given. A mixture file
     ("path/mixture.json", read for `players`) only where `mixed` says the caller plays its
-    draws; elsewhere a one-line ValueError."""
+    draws; elsewhere a one-line ValueError. names_only: only the names are checked for a
+    learned field (`strong`, a learned file), whose rows are then its base's without its
+    tables (strategy_label: the label, not a strategy to play)."""
     if isinstance(spec, str) and spec.strip().endswith(MIXTURE_SUFFIX):
         return _mixed_strategy(spec.strip(), players, theme, mixed)
     if isinstance(spec, Strategy) and spec.mixture is not None:
@@ -511,7 +515,9 @@ def resolve_strategy(
         if search is not None:
             searches.add(search)
             roles |= 1 << i
-        if is_learned_spec(base):
+        if is_learned_spec(base) and names_only:
+            rows.append(find_preset(LEARNED_BASE, theme).vector(r, players))
+        elif is_learned_spec(base):
             found = find_learned(base, theme, players)
             row = find_preset(found.base, theme).vector(r, players)
             row[P_LEARNED] = i + 1  # Tables.learn[i]: this role's table
@@ -537,12 +543,15 @@ def strategy_label(strategy: StrategySpec) -> str:
     else ``role=preset,...`` for all four roles in canonical order (roles not given play
     `smart`, DEFAULT_PRESET); a mixture file's path. ValueError (one line) for an unknown
     preset or role, or a file that is not a mixture."""
-    return resolve_strategy(strategy, mixed=True).label()
+    return resolve_strategy(strategy, mixed=True, names_only=True).label()
 
 
-def check_strategy(strategy: StrategySpec, counts: Sequence[int] = ()) -> str:
+def check_strategy(
+    strategy: StrategySpec, counts: Sequence[int] = (), theme: str | None = None
+) -> str:
     """The strategy's canonical label (see strategy_label), which resolve_strategy also
-    reads; also read at each of `counts` (a mixture file may lack one)."""
+    reads; also read at each of `counts` (a mixture file may lack one; with `theme`, a
+    learned field may lack one)."""
     if isinstance(strategy, str) and not strategy.strip():
         raise ValueError("strategy must be a preset name, got an empty string")
     if not isinstance(strategy, str | Mapping | Strategy):
@@ -550,7 +559,7 @@ def check_strategy(strategy: StrategySpec, counts: Sequence[int] = ()) -> str:
             f"strategy must be a preset name or a role -> preset dict, got {strategy!r}"
         )
     for n in counts:
-        resolve_strategy(strategy, n, mixed=True)
+        resolve_strategy(strategy, n, theme, mixed=True, names_only=theme is None)
     return strategy_label(strategy)
 
 

@@ -312,3 +312,21 @@ def test_a_parameter_search_against_a_learned_field_plays_its_tables(tmp_path):
     assert np.array_equal(played, play_games("classic", 5, 120, 3, strategy=path).winner)
     blind = EngineTable(theme, 5).winners(*args)[0]  # no tables: the rows play tuned's plays
     assert np.array_equal(blind, play_games("classic", 5, 120, 3, strategy="tuned").winner)
+
+
+def test_run_plays_strong_where_shipped_and_refuses_elsewhere_writing_nothing(tmp_path):
+    from typer.testing import CliRunner
+
+    from simcore.cli import app
+
+    runner = CliRunner()
+    out = tmp_path / "five"
+    done = runner.invoke(app, ["run", "--players", "5", "--games", "200", "--strategy",
+                               "strong", "--out", str(out), "--no-progress"])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert "under strong play" in done.output
+    missing = tmp_path / "six"
+    refused = runner.invoke(app, ["run", "--players", "6", "--games", "200", "--strategy",
+                                  "strong", "--out", str(missing), "--no-progress"])  # fmt: skip
+    assert refused.exit_code == 2 and "no strong field for classic at 6 players" in refused.output
+    assert not missing.exists()

@@ -231,7 +231,7 @@ def plan_study(
         raise ValueError(f"seed must be an integer in 0..2**63-1, got {seed!r}")
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
         raise ValueError(f"chunk size must be a positive integer, got {chunk_size!r}")
-    label = check_strategy(strategy, counts)
+    label = check_strategy(strategy, counts, loaded.plays_as)
     pool = check_characters(characters, loaded, counts)
     feature = check_feature(feature, loaded, counts)
     request = _json_normal(
