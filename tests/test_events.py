@@ -121,3 +121,24 @@ def test_without_event_counts_the_pile_shares_are_skipped_and_the_games_are_the_
     for f in quiet._fields:
         if f not in ("events", "used"):
             assert np.array_equal(getattr(quiet, f), getattr(loud, f)), f
+
+
+@pytest.mark.parametrize(("shooter", "by"), [(3, "outlaw"), (1, "renegade")])
+def test_who_eliminated_the_leader_is_counted_by_role(shooter, by):
+    """[C-22] "When a player is eliminated ... his role card is revealed": how the leader's
+    game ended, by the role of who eliminated him (reports.events.game_endings)."""
+    t = table()
+    t.set_life(0, 1)
+    t.give(shooter, "BANG!")
+    t.play(shooter, "BANG!", target=0)
+    c = counts(t)
+    assert c[f"leader_killed_by_{by}"] == 1
+    assert sum(v for n, v in c.items() if n.startswith("leader_killed_by_")) == 1
+
+
+def test_an_outlaw_eliminated_is_no_leader_ending():
+    t = table()
+    t.set_life(3, 1)
+    t.give(0, "BANG!")
+    t.play(0, "BANG!", target=3)
+    assert t.life(3) == 0 and not any(n.startswith("leader_killed_by_") for n in counts(t))

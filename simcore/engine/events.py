@@ -8,7 +8,8 @@ healed: a correct engine never does), lethal hits taken with two players left wh
 holding a Beer (and Beers drunk at one: a correct engine never drinks one), cards taken from
 or discarded by another player, and (in GameBlock.used, per seat) every card used, by the
 theme's card name: played in the play phase, or used to answer (a Missed!, a Beer at a
-lethal hit, a BANG! answering a Duel or Indians!).
+lethal hit, a BANG! answering a Duel or Indians!); and who eliminated the leader, by role
+(leader_killed_by_deputy, _outlaw, _renegade; _no_one for a Dynamite's).
 """
 
 from simcore.engine.state import (
@@ -20,6 +21,7 @@ from simcore.engine.state import (
     EV_CHECK,
     EV_DISCARDED_BY_OTHERS,
     EV_DMG,
+    EV_LEADER_KILLED,
     EV_LETHAL_TWO_LEFT_BEER,
     EV_STOLEN,
     N_CHECK_KINDS,
@@ -33,6 +35,7 @@ from simcore.engine.vocab import (
     DMG_GATLING,
     DMG_INDIANS,
     DMG_OTHER,
+    ROLES,
 )
 
 # the check kinds in the bit order of vocab.CHK_* (kind k counts at EV_CHECK + 5 k)
@@ -65,5 +68,7 @@ def event_names() -> list[str]:
     names[EV_DISCARDED_BY_OTHERS] = "cards_discarded_by_others"
     names[EV_LETHAL_TWO_LEFT_BEER] = "lethal_two_left_beer_held"
     names[EV_BEERS_TWO_LEFT_AT_LETHAL] = "beers_two_left_at_lethal"
+    for role, by in zip(ROLES, ("no_one", *ROLES[1:]), strict=True):
+        names[EV_LEADER_KILLED + ROLES.index(role)] = f"leader_killed_by_{by}"
     assert all(names), "every event count has a name"
     return names

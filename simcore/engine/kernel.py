@@ -44,6 +44,7 @@ from simcore.engine.state import (
     EV_CHECK,
     EV_DISCARDED_BY_OTHERS,
     EV_DMG,
+    EV_LEADER_KILLED,
     EV_LETHAL_TWO_LEFT_BEER,
     EV_STOLEN,
     NOT_CHOSEN,
@@ -497,6 +498,8 @@ def eliminate(G, T, p, killer, effect):
     G.s[S_ALIVE_N] -= 1
     G.s[S_LAYOUT] += 1
     G.life[p] = 0
+    if G.role[p] == R_LEADER:  # who ended the leader's game (no one: the leader's slot)
+        G.ev[EV_LEADER_KILLED + (G.role[killer] if killer >= 0 and killer != p else R_LEADER)] += 1
     n = G.s[S_N]
     sam = -1
     for q in range(n):

@@ -5,7 +5,7 @@ produces (strategies.params.POLICY_VERSION for a change of the bots'), with a li
 docs/changelog.md saying why; it is stamped into every run manifest.
 """
 
-RULES_VERSION = 4
+RULES_VERSION = 5
 
 MIN_PLAYERS = 4
 MAX_PLAYERS = 7

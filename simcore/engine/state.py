@@ -97,7 +97,10 @@ EV_STOLEN = 35  # cards taken from another player's hand or play
 EV_DISCARDED_BY_OTHERS = 36  # cards a player lost to another's discard effect
 EV_LETHAL_TWO_LEFT_BEER = 37  # lethal hits taken with two players left, a Beer in hand
 EV_BEERS_TWO_LEFT_AT_LETHAL = 38  # ... Beers drunk at such a hit (a correct engine: never)
-N_EV = 39
+# the leader's elimination, by the role of who caused it (+ vocab.R_*; R_LEADER: no one, as
+# a Dynamite's): how a game the leader lost ended
+EV_LEADER_KILLED = 39
+N_EV = 43
 # State.used[p, name index]: cards of that name seat p played, or used to answer (a Missed!,
 # a Beer at a lethal hit, a BANG! answering a Duel or Indians!)
 
