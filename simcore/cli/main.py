@@ -25,7 +25,7 @@ from simcore.cli.options import OPTIONS
 from simcore.cli.reading import compare, report
 from simcore.cli.runs import experiment, run
 from simcore.cli.strategy import band, exploit, tournament, tune
-from simcore.cli.studies import abilities, balance
+from simcore.cli.studies import abilities, balance, cards, character, skill
 from simcore.cli.themes import themes_app
 from simcore.errors import EXIT_BAD_INPUT, describe, one_line
 
@@ -153,6 +153,9 @@ app.command()(compare)
 app.command()(trace)
 app.command()(tournament)
 app.command()(abilities)
+app.command()(cards)
+app.command()(character)
+app.command()(skill)
 app.command()(experiment)
 app.command()(selfcheck)
 app.command()(tune)

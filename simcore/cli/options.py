@@ -126,13 +126,14 @@ def parse_players(text: str) -> list[int]:
     return sorted(set(counts))
 
 
-def parse_characters(text: str | None) -> list[str] | None:
-    """ "A, B" -> ["A", "B"]; None -> None (the theme's full list)."""
+def parse_characters(text: str | None, option: str = "--characters") -> list[str] | None:
+    """ "A, B" -> ["A", "B"]; None -> None (the theme's full list); `option` names the
+    option in the error for none."""
     if text is None:
         return None
     names = [name.strip() for name in text.split(",") if name.strip()]
     if not names:
-        raise ValueError("--characters: no names given")
+        raise ValueError(f"{option}: no names given")
     return names
 
 

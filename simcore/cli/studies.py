@@ -1,12 +1,15 @@
-"""`bangsim abilities` and `bangsim balance`: what each character's ability is worth, and the
-search for the smallest theme changes that meet balance targets."""
+"""`bangsim abilities`, `bangsim cards`, `bangsim character` and `bangsim balance`: what each
+character's ability is worth, which card tips the balance, one character's answer to "too
+strong?", and the search for the smallest theme changes that meet balance targets."""
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Annotated
 
+import polars as pl
 import typer
 
 from simcore.cli.options import (
@@ -23,6 +26,7 @@ from simcore.cli.options import (
 from simcore.runs.runfolder import (
     check_writable,
 )
+from strategies.presets import DEFAULT_PRESET
 
 
 def abilities(
@@ -36,7 +40,7 @@ def abilities(
     strategy: Annotated[
         str,
         typer.Option(help='Bot preset every seat plays, or one per role: "leader=smart,...".'),
-    ] = "smart",
+    ] = DEFAULT_PRESET,
     characters: Annotated[
         str | None,
         typer.Option(help="Characters to measure, comma-separated (default: all of the theme)."),
@@ -71,8 +75,7 @@ def abilities(
 
     bangsim abilities --characters "Willy the Kid,Jourdonnais" --role outlaw --out runs/classic
     """
-    from tqdm.auto import tqdm
-
+    from simcore.progress import progress_bar
     from simcore.studies.abilities import ability_lines, ability_values, write_abilities
 
     try:
@@ -81,8 +84,8 @@ def abilities(
         if out is not None:
             check_writable(out)
         pool = parse_characters(characters)
-        bar = lambda names: tqdm(  # noqa: E731
-            names, unit="character", disable=not progress, dynamic_ncols=True, desc=theme
+        bar = lambda names: progress_bar(  # noqa: E731
+            iterable=names, unit="character", disable=not progress, dynamic_ncols=True, desc=theme
         )
         backend = open_backend(ctx, backend_name, address)
         start = time.perf_counter()
@@ -105,6 +108,187 @@ def abilities(
     if out is not None:
         written = write_abilities(table, out)
         typer.echo(f"wrote {written[0]} and {written[1].name}")
+
+
+def cards(
+    ctx: typer.Context,
+    theme: Annotated[str, typer.Option(help="Theme id or path to a theme TOML file.")] = "classic",
+    players: Annotated[int, typer.Option(help="Players at the table.")] = 5,
+    games: Annotated[
+        int, games_option("Games per arm: the printed deck, and each card knocked out.")
+    ] = 20_000,
+    seed: Annotated[int, typer.Option(help="Seed, shared by every arm.")] = 1,
+    strategy: Annotated[
+        str,
+        typer.Option(help='Bot preset every seat plays, or one per role: "leader=smart,...".'),
+    ] = DEFAULT_PRESET,
+    names: Annotated[
+        str | None,
+        typer.Option("--cards", help="Cards to knock out, comma-separated (default: every card)."),
+    ] = None,
+    threads: Threads = None,
+    progress: ShowProgress = True,
+    backend_name: BackendName = "local",
+    address: RayAddress = None,
+) -> None:
+    """Which card tips the balance: each card knocked out of the deck, side by side.
+
+    For every card, the games are played again with all its copies removed (one copy, where
+    the deck would be too small without them all), on the same seeds as the printed deck:
+    the same roles and characters in every game. Prints, largest first, how far each side's
+    win rate moves without the card, in points with a paired 95% interval (* where it
+    excludes 0). A positive number: that side wins more without the card, so the card
+    works against it.
+
+    Examples:
+
+    bangsim cards --theme classic --players 5
+
+    bangsim cards --theme walking_dead --cards "Missed!,First Aid" --games 50000
+    """
+    from reports.names import Names
+    from simcore.engine.theme import load_theme
+    from simcore.progress import progress_bar
+    from simcore.studies.cards import card_lines, card_values
+
+    try:
+        if threads is not None:
+            set_threads(threads)
+        pool = parse_characters(names, "--cards")
+        bar = lambda names: progress_bar(  # noqa: E731
+            iterable=names, unit="card", disable=not progress, dynamic_ncols=True, desc=theme
+        )
+        backend = open_backend(ctx, backend_name, address)
+        start = time.perf_counter()
+        table = card_values(theme, players, games, seed, strategy, pool, bar, backend)
+        loaded = load_theme(theme)
+    except ValueError as e:
+        fail(str(e))
+    seconds = time.perf_counter() - start
+    named = Names({loaded.id: dict(loaded.role_names)}, {loaded.id: loaded.title})
+    first = table.row(0, named=True)
+    top = table.filter(pl.col("card") == first["card"]).sort(pl.col("effect").abs()).row(-1, named=True)  # fmt: skip
+    typer.echo(
+        f"{loaded.title}, {players} players, {first['strategy']}: {games:,} games per arm "
+        f"(seed {seed}). Knocking out {top['card']} moves the most: "
+        f"{named.side(top['side'], loaded.id)} {100 * top['effect']:+.1f} points "
+        f"[{100 * top['effect_lower']:+.1f}, {100 * top['effect_upper']:+.1f}]."
+    )
+    typer.echo("\n".join(card_lines(table, lambda side: named.side(side, loaded.id))))
+    typer.echo(
+        "points: a side's win rate without the card minus with it, the same seeds paired; "
+        f"* the 95% interval excludes 0. {games * (table['card'].n_unique() + 1):,} games in "
+        f"{seconds:.1f} s"
+    )
+
+
+def character(
+    name: Annotated[str, typer.Argument(help="The character, as the theme names it.")],
+    theme: Annotated[str, typer.Option(help="Theme id or path to a theme TOML file.")] = "classic",
+    players: Annotated[int, typer.Option(help="Players at the table.")] = 5,
+    games: Annotated[
+        int,
+        games_option(
+            "Games of the run its effect is read from (half as many per arm for its ability)."
+        ),
+    ] = 40_000,
+    seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same answer.")] = 1,
+    strategy: Annotated[
+        str,
+        typer.Option(help='Bot preset every seat plays, or one per role: "leader=smart,...".'),
+    ] = DEFAULT_PRESET,
+    threads: Threads = None,
+) -> None:
+    """Is this character too strong or too weak? One answer, in plain sentences.
+
+    First the headline, the report's figure: how much more often the character's players
+    win than their roles do, over a run with every character in the pool. Then the same
+    per role. Then what its ability is worth to it: featured in every game with and without
+    its ability on the same deals (bangsim abilities), which says what the ability adds, not
+    how the character compares with the others. Every number has its 95% interval.
+
+    Example: bangsim character "Calamity Janet" --theme classic --players 5
+    """
+    from simcore.studies.character import character_answer, character_lines
+
+    try:
+        if threads is not None:
+            set_threads(threads)
+        start = time.perf_counter()
+        answer = character_answer(name, theme, players, games, seed, strategy)
+    except ValueError as e:
+        fail(str(e))
+    typer.echo("\n".join(character_lines(answer)))
+    played = games + 2 * answer.ability["games"]
+    typer.echo(f"{played:,} games in {time.perf_counter() - start:.1f} s")
+
+
+def skill(
+    ctx: typer.Context,
+    theme: Annotated[str, typer.Option(help="Theme id or path to a theme TOML file.")] = "classic",
+    players: Annotated[int, typer.Option(help="Players at the table.")] = 5,
+    games: Annotated[int, games_option("Games per role and level.")] = 20_000,
+    seed: Annotated[int, typer.Option(help="Seed, shared by every cell.")] = 1,
+    field: Annotated[
+        str, typer.Option(help="The preset every seat of the other roles plays.")
+    ] = DEFAULT_PRESET,
+    search: Annotated[
+        bool,
+        typer.Option(
+            "--search", help="Add a searching level (search:tuned): minutes, not seconds."
+        ),
+    ] = False,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Folder to write skill-THEME_Np.json and its chart (.png) to."),
+    ] = None,
+    threads: Threads = None,
+    backend_name: BackendName = "local",
+    address: RayAddress = None,
+) -> None:
+    """Is this role luck or skill? Each role's win rate at each strategy level.
+
+    For each role, its seats play each level in turn, weakest first (random, basic, smart,
+    tuned, and strong where one is shipped; with --search a seat that searches), while every
+    other seat plays the field; every cell replays the same deals. Prints each role's win
+    rate per level and its gain from smart to the strongest level (paired 95% interval), and
+    where skill is worth most: a steep role rewards skill, a flat one is luck.
+
+    Example: bangsim skill --theme classic --players 5
+    """
+    from reports.charts import png, skill_chart
+    from simcore.engine.theme import load_theme
+    from simcore.runs.atomic import write_atomic
+    from simcore.studies.skill import skill_depth, skill_line, skill_lines, skill_record
+
+    try:
+        if threads is not None:
+            set_threads(threads)
+        if out is not None:
+            check_writable(out)
+        loaded = load_theme(theme)
+        backend = open_backend(ctx, backend_name, address)
+        start = time.perf_counter()
+        table = skill_depth(loaded, players, games, seed, field, search, backend=backend)
+    except ValueError as e:
+        fail(str(e))
+    levels = table["level"].n_unique()
+    typer.echo(
+        f"{loaded.title}, {players} players: each role at each level, the others {field} "
+        f"({games:,} games per cell, seed {seed})"
+    )
+    typer.echo("\n".join(skill_lines(table, loaded.role_names)))
+    typer.echo(f"{loaded.title}: {skill_line(table, loaded.role_names)}.")
+    cells = table["role"].n_unique() * levels
+    typer.echo(f"{cells * games:,} games in {time.perf_counter() - start:.1f} s")
+    if out is not None:
+        stem = f"skill-{loaded.id}_{players}p"
+        out.mkdir(parents=True, exist_ok=True)
+        data = json.dumps(skill_record(table), ensure_ascii=False, indent=1) + "\n"
+        write_atomic(out / f"{stem}.json", data.encode())
+        title = f"{loaded.title}, {players} players: win rate by strategy level"
+        write_atomic(out / f"{stem}.png", png(skill_chart(table, loaded.role_names, title)))
+        typer.echo(f"wrote {out / stem}.json and {stem}.png")
 
 
 def balance(
@@ -173,9 +357,8 @@ def balance(
 
     bangsim balance classic_5p --retune-inside --out runs/balance/classic_5p-inside
     """
-    from tqdm.auto import tqdm
-
     from reports.balance import answer_lines, write_balance_page
+    from simcore.progress import progress_bar
     from simcore.studies.balance import read_problem
     from simcore.studies.balance_search import (
         measure,
@@ -195,7 +378,9 @@ def balance(
     check_writable(folder)
     saved_state(folder, problem)  # another search's folder: one line before any bar
     backend = open_backend(ctx, backend_name, address)
-    bar = tqdm(total=problem.budget.generations, desc="balance", unit="round", disable=not progress)
+    bar = progress_bar(
+        total=problem.budget.generations, desc="balance", unit="round", disable=not progress
+    )
 
     def shown(state) -> None:
         bar.n = len(state.trail)
