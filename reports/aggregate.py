@@ -32,11 +32,10 @@ from simcore.runs.cells import (
     EFFECT_COLUMNS,
     SIDES,
     Cells,
-    by_role,
     canonical_order,
     counts,
-    effects,
     effects_in_role,
+    effects_overall,
     game_totals,
     role_baselines,
     side_win_rates,
@@ -84,26 +83,6 @@ def role_win_rates(cells: Cells) -> pl.LazyFrame:
         .sort("players", "config", canonical_order("role", vocab.ROLES))
         .select(*CONFIG_KEYS, "role", "games", "wins", "rate", "lower", "upper")
     )
-
-
-def effects_overall(cells: Cells, by: str = "character") -> pl.LazyFrame:
-    """Per configuration and `by` (character or seat): the role-adjusted overall effect.
-
-    `baseline` is the rate expected from the roles dealt (games-weighted role baselines);
-    effect = rate - baseline. Other columns as `effects_in_role`. Holm family: one
-    configuration. Ordered by configuration, then effect (largest first).
-    """
-    totals = (
-        by_role(cells, by)
-        .group_by(*CONFIG_KEYS, by)
-        .agg(
-            *counts(pl.col("games").sum(), pl.col("wins").sum()),
-            ((pl.col("games") * pl.col("baseline")).sum() / pl.col("games").sum()).alias(
-                "baseline"
-            ),
-        )
-    )
-    return effects(totals, [*CONFIG_KEYS, by], ["config"])
 
 
 def featured_effects(cells: Cells) -> pl.LazyFrame:
@@ -183,9 +162,25 @@ def turn_histogram(cells: Cells) -> pl.LazyFrame:
         .agg(
             pl.col("games").sum().alias("games"),
             pl.col("games").filter(pl.col("capped")).sum().alias("capped"),
-            pl.col("rounds").sum().alias("rounds"),
+            (pl.col("rounds").cast(pl.Int64) * pl.col("games")).sum().alias("rounds"),
         )
         .sort("players", "config", "turns")
+    )
+
+
+def win_rounds(cells: Cells) -> pl.LazyFrame:
+    """Per configuration, winning side and round: the games that side won in that round
+    (rounds begun: turns the leader started), and its share of the side's wins. Capped
+    games, which no side won, are left out."""
+    won = pl.col("games").sum()
+    return (
+        cells.games.filter(~pl.col("capped"))
+        .group_by(*CONFIG_KEYS, pl.col("winner").alias("side"), pl.col("rounds").cast(pl.Int64))
+        .agg(won.alias("games"))
+        .with_columns(
+            (pl.col("games") / pl.col("games").sum().over(*CONFIG_KEYS, "side")).alias("share")
+        )
+        .sort("players", "config", canonical_order("side", SIDES), "rounds")
     )
 
 
@@ -286,6 +281,7 @@ def report_tables(cells: Cells) -> dict[str, pl.LazyFrame]:
         "featured": featured_effects(cells),
         "game_lengths": lengths,
         "turn_histogram": histogram,
+        "win_rounds": win_rounds(cells),
     }
 
 

@@ -168,11 +168,13 @@ def rates_by_players(
     frame: pl.DataFrame, by: str, order: Sequence[str], label, title: str
 ) -> Figure:
     """One panel per `by` value (side or role), x = players, one line per series, with
-    intervals; a dashed line at the even share when the frame has `even_share`."""
+    intervals, every panel on one y scale; a dashed line at the even share when the frame
+    has `even_share`."""
     frame = with_series(frame)
     groups = [g for g in order if g in set(frame[by])]
     series = frame["series"].unique(maintain_order=True).to_list()
-    fig, axes = _figure(len(groups), 4, 2.7, 2.9)
+    # one y scale for every panel: a small difference never looks as large as a big one
+    fig, axes = _figure(len(groups), 4, 2.7, 2.9, sharey=True)
     for ax, group in zip(axes, groups, strict=True):
         part = frame.filter(pl.col(by) == group)
         for i, name in enumerate(series):
@@ -242,7 +244,7 @@ def grouped_bars(
     bars = frame[bar].unique(maintain_order=True).to_list()
     groups_most = max(frame.filter(pl.col(panel) == p)[group].n_unique() for p in panels)
     panel_w = min(MAX_WIDTH, max(3.4, 0.3 * len(bars) * groups_most + 1.2))
-    fig, axes = _figure(len(panels), 4, panel_w, 3.0)
+    fig, axes = _figure(len(panels), 4, panel_w, 3.0, sharey=True)  # one scale, as above
     width = 0.8 / max(1, len(bars))
     for ax, value in zip(axes, panels, strict=True):
         part = frame.filter(pl.col(panel) == value)
@@ -423,6 +425,59 @@ def effect_forest(characters: pl.DataFrame, config: str) -> Figure:
         f"{config}: character strength (blue/red: Holm-significant)",
         "win rate minus the rate expected from its roles (percentage points)",
     )
+
+
+def win_round_chart(rounds: pl.DataFrame, names: Names, config: str) -> Figure:
+    """When each side wins, in one configuration: the share of that side's wins won in each
+    round, one line per side on one shared scale (the legend gives each side's wins)."""
+    part = rounds.filter(pl.col("config") == config)
+    theme = part["theme"][0] if part.height else None
+    fig, axes = _figure(1, 1, 5.5, 3.0)
+    ax = axes[0]
+    handles, labels = [], []
+    for side in vocab.WINNERS:
+        rows = part.filter(pl.col("side") == side).sort("rounds")
+        if rows.height == 0:
+            continue
+        (line,) = ax.step(
+            rows["rounds"].to_numpy(), 100 * rows["share"].to_numpy(), where="mid",
+            color=SIDE_COLORS[side], linewidth=1.4,
+        )  # fmt: skip
+        handles.append(line)
+        labels.append(f"{names.side(side, theme)} ({int(rows['games'].sum()):,} wins)")
+    ax.set_xlabel("round the game was won in")
+    ax.set_ylabel("share of the side's wins")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    _percent_axis(ax, decimals=0)
+    legend_below(fig, handles, labels)
+    _title(fig, wrap(f"{config}: the round each side wins in", 70, STYLE["axes.titlesize"]))
+    return fig
+
+
+def skill_chart(table: pl.DataFrame, role_names: dict[str, str], title: str) -> Figure:
+    """Skill depth (simcore.studies.skill): each role's win rate at each strategy level,
+    weakest first, one line per role with 95% intervals, on one scale."""
+    levels = table.sort("rank")["level"].unique(maintain_order=True).to_list()
+    fig, axes = _figure(1, 1, 5.5, 3.2)
+    ax = axes[0]
+    handles, labels = [], []
+    for role in vocab.ROLES:
+        rows = table.filter(pl.col("role") == role).sort("rank")
+        if rows.height == 0:
+            continue
+        line = ax.errorbar(
+            rows["rank"].to_numpy(), 100 * rows["rate"].to_numpy(), yerr=_err(rows),
+            fmt="o-", color=ROLE_COLORS[role], capsize=3, markersize=4,
+        )  # fmt: skip
+        handles.append(line.lines[0])
+        labels.append(role_names[role])
+    ax.set_xticks(range(len(levels)), levels)
+    ax.set_xlabel("strategy level of the role's seats (the others: the field)")
+    ax.set_ylabel("win rate")
+    _percent_axis(ax, decimals=0)
+    legend_below(fig, handles, labels)
+    _title(fig, wrap(title, 70, STYLE["axes.titlesize"]))
+    return fig
 
 
 def seat_chart(seats: pl.DataFrame, names: Names) -> Figure:

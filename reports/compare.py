@@ -9,7 +9,7 @@ when no run has two configurations at one player count; anything else is refused
 Differences are run minus baseline, in percentage points:
 - sides and roles: the win rate difference, with Newcombe's hybrid Wilson interval and the
   pooled two-proportion z test;
-- characters: the difference of their role-adjusted effects (`aggregate.effects_overall`),
+- characters: the difference of their role-adjusted effects (`simcore.runs.cells.effects_overall`),
   so a change that moves every character of a role alike does not show as a character
   change; the interval is Newcombe's for the rates minus the change in expected rate, the
   test the two-proportion test of that shifted difference.
@@ -25,16 +25,18 @@ from typing import Any
 import polars as pl
 
 from reports import charts
-from reports.aggregate import collect_tables, effects_overall, role_win_rates
+from reports.aggregate import collect_tables, role_win_rates
 from reports.html import Chart, chart, pp, write_page
 from reports.names import Names, load_names
 from reports.report import ReportError, check_run
 from simcore.engine import vocab
+from simcore.engine.request import split_label
 from simcore.engine.theme import load_theme
 from simcore.engine.themediff import diff_text
-from simcore.runs.cells import SIDES, collect_cells, scan_seats, side_win_rates
+from simcore.runs.cells import SIDES, collect_cells, effects_overall, scan_seats, side_win_rates
 from simcore.runs.runfolder import read_manifest
 from simcore.stats import ALPHA, newcombe_exprs, two_proportion_p_expr, wilson_exprs, with_holm
+from strategies.presets import values_source
 
 DIFF_COLUMNS = (
     "games_base",
@@ -332,6 +334,51 @@ def theme_differences(c: Comparison) -> list[str]:
     return lines
 
 
+def values_lines(c: Comparison) -> list[str]:
+    """A line per run and configuration pair whose `tuned` seats played different strategy
+    values than the baseline's (strategies.presets.values_source, recorded in each
+    manifest's configurations): a difference that mixes a rule change with a bot change."""
+    played = [_values_of(m) for m in c.manifests]
+    pairs = (
+        c.tables["sides"]
+        .select("run", "match", "config_base", "config_run")
+        .unique(maintain_order=True)
+    )
+    lines = []
+    for row in pairs.iter_rows(named=True):
+        base = played[0].get(row["config_base"])
+        other = played[c.labels.index(row["run"])].get(row["config_run"])
+        if base != other:
+            lines.append(
+                f"{row['run']} vs {c.labels[0]}, {row['match']}: the bots differ: "
+                f"{c.labels[0]} played {_values_text(base)}, {row['run']} {_values_text(other)}, "
+                "so the difference mixes the rules with the bots"
+            )
+    return lines
+
+
+def _values_text(source: str | None) -> str:
+    return f"{source}'s tuned values" if source else "no per-theme values"
+
+
+def _values_of(manifest: dict[str, Any] | None) -> dict[str, str | None]:
+    """config label -> the theme whose shipped values its seats played; for a manifest that
+    does not record it (written before it did), read again from its theme and strategy."""
+    files = (manifest or {}).get("theme_files") or {}
+    out = {}
+    for config in (manifest or {}).get("configs", []):
+        if "played" in config:
+            out[config["label"]] = config["played"]["values"]
+            continue
+        parts = split_label(config["label"])
+        try:
+            theme = load_theme(files.get(parts.theme) or parts.theme).plays_as
+            out[config["label"]] = values_source(parts.strategy, theme)
+        except (ValueError, OSError):
+            continue  # its theme file is gone: nothing to say
+    return out
+
+
 def _themes_of(manifest: dict[str, Any] | None) -> dict[str, tuple[str | None, str | None]]:
     """theme id -> (digest, file) from a run's manifest."""
     m = manifest or {}
@@ -358,6 +405,7 @@ def write_comparison(c: Comparison, out: Path) -> Path:
         names=c.names,
         summary=comparison_lines(c),
         theme_diffs=theme_differences(c),
+        bot_diffs=values_lines(c),
         runs=[
             _run_row(r, label, m) for r, label, m in zip(c.runs, c.labels, c.manifests, strict=True)
         ],

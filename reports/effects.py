@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from reports.html import pp
+from reports.html import pp, pp_interval
 from reports.names import Names
 from simcore.engine.theme import load_theme
 from simcore.runs.cells import SIDES, scan_seats
@@ -302,7 +302,7 @@ def effect_lines(tables: dict[str, pl.DataFrame], names: Names) -> list[str]:
     for (series, factor, level, base, others), group in effects.group_by(keys, maintain_order=True):
         parts = [
             f"{subject_name(r['measure'], r['subject'], r['theme'], names)} "
-            f"{pp(r['change'])} [{pp(r['lower'])}, {pp(r['upper'])}]"
+            f"{pp(r['change'])} {pp_interval(r['lower'], r['upper'])}"
             + (" *" if r["significant"] else "")
             for r in group.iter_rows(named=True)
         ]
@@ -319,7 +319,7 @@ def effect_lines(tables: dict[str, pl.DataFrame], names: Names) -> list[str]:
     ):
         parts = [
             f"{subject_name(r['measure'], r['subject'], r['theme'], names)} "
-            f"{pp(r['interaction'])} [{pp(r['lower'])}, {pp(r['upper'])}]"
+            f"{pp(r['interaction'])} {pp_interval(r['lower'], r['upper'])}"
             + (" *" if r["significant"] else "")
             for r in group.iter_rows(named=True)
         ]

@@ -32,7 +32,7 @@ import polars as pl
 from simcore.engine import vocab
 from simcore.engine.event_rows import EVENTS, KEYS, parse_used_column
 from simcore.engine.events import CHECK_KINDS, DAMAGE_KINDS
-from simcore.runs.cells import CONFIG_KEYS
+from simcore.runs.cells import CONFIG_KEYS, scan_seats
 from simcore.runs.runfolder import SEATS
 from simcore.stats import Z95, wilson_exprs
 
@@ -348,6 +348,72 @@ def game_events(long: pl.DataFrame) -> pl.DataFrame:
             pl.col("lower").alias("per_game_lower"),
             pl.col("upper").alias("per_game_upper"),
         )
+    )
+
+
+# how a game ends, in the order the report lists them: the winning side, and for the
+# outlaws who eliminated the leader (event counts leader_killed_by_*; "outlaw" alone where
+# the run's event files do not record it)
+ENDINGS = {
+    "leader": "{leader}'s side wins: every {outlaw} and the {renegade} out",
+    "outlaw_by_outlaw": "{outlaw}s win: the {leader} eliminated by an {outlaw}",
+    "outlaw_by_renegade": "{outlaw}s win: the {leader} eliminated by the {renegade}",
+    "outlaw_by_deputy": "{outlaw}s win: the {leader} eliminated by a {deputy}",
+    "outlaw_by_no_one": "{outlaw}s win: the {leader} eliminated by no one (a Dynamite)",
+    "outlaw": "{outlaw}s win: the {leader} eliminated (by whom: not recorded)",
+    "renegade": "the {renegade} wins, last standing",
+    "capped": "the turn cap: no side wins",
+}
+KILLED_BY = ("deputy", "outlaw", "renegade", "no_one")
+
+
+def ending_text(ending: str, names, theme: str) -> str:
+    """An ENDINGS entry in the theme's role names (reports.names.Names)."""
+    return ENDINGS[ending].format(**{r: names.role(r, theme) for r in vocab.ROLES})
+
+
+def game_endings(run: Path) -> pl.DataFrame:
+    """Per configuration and way a game ends (ENDINGS): games, and their share of the
+    configuration's games with its Wilson interval (lower, upper). The winner comes from the
+    seat rows; who eliminated the leader from the event files that record it."""
+    killers = []
+    for files in event_sources(run):
+        names = pl.read_parquet_schema(files[0])
+        columns = [f"leader_killed_by_{k}" for k in KILLED_BY]
+        if all(c in names for c in columns):
+            by = pl.coalesce(
+                pl.when(pl.col(c) > 0).then(pl.lit(k))
+                for c, k in zip(columns, KILLED_BY, strict=True)  # fmt: skip
+            )
+            killers.append(
+                pl.scan_parquet(files).select("config", pl.col("game"), by.alias("killer"))
+            )
+    games = scan_seats(run).filter(pl.col("seat") == 0).select("config", "theme", "players", "game", "winner", "capped")  # fmt: skip
+    if killers:
+        games = games.join(pl.concat(killers), on=["config", "game"], how="left")
+    else:
+        games = games.with_columns(pl.lit(None, pl.String).alias("killer"))
+    ending = (
+        pl.when(pl.col("capped") | (pl.col("winner") == "none")).then(pl.lit("capped"))
+        .when((pl.col("winner") == "outlaw") & pl.col("killer").is_not_null())
+        .then(pl.lit("outlaw_by_") + pl.col("killer"))
+        .otherwise(pl.col("winner"))
+    )  # fmt: skip
+    lower, upper = wilson_exprs("games", "total")
+    order = {name: i for i, name in enumerate(ENDINGS)}
+    return (
+        games.group_by(*CONFIG_KEYS, ending.alias("ending"))
+        .agg(pl.len().cast(pl.Int64).alias("games"))
+        .with_columns(pl.col("games").sum().over(CONFIG_KEYS).alias("total"))
+        .with_columns(
+            (pl.col("games") / pl.col("total")).alias("share"),
+            lower.alias("lower"),
+            upper.alias("upper"),  # fmt: skip
+        )
+        .with_columns(pl.col("ending").replace_strict(order, return_dtype=pl.UInt8).alias("_o"))
+        .sort("players", "config", "_o")
+        .drop("_o", "total")
+        .collect(engine="streaming")
     )
 
 

@@ -197,7 +197,7 @@ def grid_text(sides: pl.DataFrame, names: Names, style: bool = True) -> str:
             rates = [r for r in grid.cell(row, n) if r.band]
             if rates:
                 lines.append(
-                    f"  {row}, {n} players, band over near-equilibria: "
+                    f"  {row}, {n} players, where the bots' choice of play can move it: "
                     + ", ".join(f"{SIDE_SHORT[r.side]} {r.band}" for r in rates)
                 )
     themes = legend(grid, names)

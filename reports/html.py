@@ -22,6 +22,7 @@ import jinja2
 
 from reports import charts
 from simcore.runs.atomic import write_atomic
+from simcore.stats import agreeing_digits
 
 PAGE = "index.html"
 
@@ -143,10 +144,21 @@ def pp(x: float | None, digits: int = 1) -> str:
     return f"{text} pp".replace("-", "−")
 
 
+def pp_interval(lo: float | None, hi: float | None) -> str:
+    """'[−1.4 pp, −0.04 pp]': both bounds as `pp`, with the decimals agreeing_digits gives."""
+    if _missing(lo) or _missing(hi):
+        return "[–]"
+    digits = agreeing_digits(lo, hi)
+    return f"[{pp(lo, digits)}, {pp(hi, digits)}]"
+
+
 def interval(lo: float | None, hi: float | None, digits: int = 1, signed: bool = False) -> str:
-    """(0.602, 0.615) -> '60.2 – 61.5'; signed for effects: '−1.2 – +3.4'."""
+    """(0.602, 0.615) -> '60.2 – 61.5'; signed for effects: '−1.2 – +3.4' (more decimals
+    where a bound of an interval that excludes 0 would print as 0.0: agreeing_digits)."""
     if _missing(lo) or _missing(hi):
         return "–"
+    if signed:
+        digits = agreeing_digits(lo, hi, digits)
     fmt = f"{{:{'+' if signed else ''}.{digits}f}}"
     return f"{fmt.format(100 * lo)} – {fmt.format(100 * hi)}".replace("-", "−")
 

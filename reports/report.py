@@ -25,10 +25,27 @@ from reports import charts
 from reports.aggregate import balance_summary, collect_tables, report_tables
 from reports.bands import band_table, config_bands, robust_characters, with_bands
 from reports.effects import override_effects
-from reports.events import collect_event_cells, event_tables, event_views
+from reports.events import (
+    collect_event_cells,
+    ending_text,
+    event_tables,
+    event_views,
+    game_endings,
+)
 from reports.examples import example_games
 from reports.grid import SIDE_HEADINGS, even_text, legend, side_grid
-from reports.html import PAGE, chart, pct, pp, pvalue, write_files, write_page, write_pages
+from reports.html import (
+    PAGE,
+    Chart,
+    chart,
+    pct,
+    pp,
+    pp_interval,
+    pvalue,
+    write_files,
+    write_page,
+    write_pages,
+)
 from reports.levels import strategy_levels
 from reports.names import Names, load_names
 from reports.verdict import Targets, band_text, reference_text, verdict_groups, with_targets
@@ -36,6 +53,7 @@ from simcore.engine import vocab
 from simcore.engine.request import safe_name, split_label
 from simcore.engine.theme import load_theme
 from simcore.errors import UserError, one_line
+from simcore.progress import progress_bar
 from simcore.runs.cells import SIDES, collect_cells, scan_seats
 from simcore.runs.precision import ABOVE, precision_lines
 from simcore.runs.runfolder import (
@@ -124,6 +142,7 @@ def load_report(run: Path, targets: Targets | None = None) -> RunReport:
         tables = collect_tables(report_tables(cells))
         # card usage, draw! checks, game events (reports.events): from events/*.parquet
         tables.update(event_tables(collect_event_cells(run), cells.seats, cells.games))
+        tables["endings"] = game_endings(run)
     except pl.exceptions.PolarsError as e:  # damage inside a file whose footer reads fine
         text = " ".join(str(e).split())[:160]
         raise ReportError(
@@ -162,12 +181,25 @@ def render_report(run: Path, out: Path | None = None, single_file: bool = False)
     return write_report(load_report(run), out, single_file)
 
 
-def write_report(report: RunReport, out: Path | None = None, single_file: bool = False) -> Path:
+def write_report(
+    report: RunReport, out: Path | None = None, single_file: bool = False, progress: bool = False
+) -> Path:
     """Write a loaded report to `out` (default run/report/): the index, a page per
     configuration and the characters page, charts as PNGs beside them; or with
     `single_file` the whole report as one page with its charts embedded (and saved beside
-    it). Returns index.html's path."""
+    it). `progress`: a bar over the charts drawn (most of the time). Returns index.html's
+    path."""
     out = Path(out) if out is not None else report.run / REPORT_DIR
+
+    def drawn(figures: Figures) -> list[Chart]:
+        bar = progress_bar(desc="report", unit="chart", disable=not progress)
+        with bar:
+            charts_ = []
+            for f in figures:
+                charts_.append(chart(*f))
+                bar.update()
+            return charts_
+
     if single_file:
         first = report.configs[:1]  # a few games of the first configuration, as traces
         context = page_context(report, {}) | {
@@ -179,9 +211,7 @@ def write_report(report: RunReport, out: Path | None = None, single_file: bool =
             "cards_by_role": True,
         }
         context["contents"] = single_page_contents(context)
-        return write_page(
-            out, "report.html", [chart(*f) for f in single_page_figures(report)], **context
-        )
+        return write_page(out, "report.html", drawn(single_page_figures(report)), **context)
     pages = {config: config_page(config) for config in report.configs}
     context = page_context(report, pages)
     name = report.run.resolve().name
@@ -208,7 +238,7 @@ def write_report(report: RunReport, out: Path | None = None, single_file: bool =
     }
     index["contents"] = index_contents(index)
     files.append((PAGE, "index.html", index))
-    return write_pages(out, [chart(*f) for f in site_figures(report)], files)
+    return write_pages(out, drawn(site_figures(report)), files)
 
 
 CHARACTERS_PAGE = "characters.html"
@@ -253,6 +283,8 @@ def page_context(report: RunReport, pages: dict[str, str]) -> dict[str, Any]:
             report.tables["characters"],
         ),
         "cards": event_views(report.tables, report.names),
+        "ending_text": ending_text,
+        "win_chart": None,  # a configuration's page: its chart of the rounds sides win in
         **glance(report),
     }
 
@@ -275,6 +307,7 @@ def config_context(
         "cards": event_views(tables, report.names),
         "cards_by_role": True,
         "seat_chart": f"seats-{safe_name(config)}",
+        "win_chart": f"win-rounds-{safe_name(config)}",
         "examples": examples,
         "verdict": [(labels, line) for labels, line in context["verdict"] if config in labels],
         "warnings": [w for w in context["warnings"] if w.startswith(f"{config}:")],
@@ -285,6 +318,7 @@ def config_context(
         *([("featured", "Featured character")] if featured else []),
         ("seats", "Seats"),
         ("length", "Game length"),
+        ("endings", "How each side wins"),
         *([("cards", "Cards and events")] if page["cards"] else []),
         *([("examples", "Example games")] if examples else []),
         ("method", "Method"),
@@ -331,6 +365,7 @@ def single_page_contents(context: dict[str, Any]) -> list[tuple[str, str]]:
         *([("featured", "Featured character")] if context["featured"] else []),
         ("seats", "Seats"),
         ("length", "Game length"),
+        ("endings", "How each side wins"),
         *([("cards", "Cards and events")] if context["cards"] else []),
         *([("examples", "Example games")] if context["examples"] else []),
         ("method", "Method"),
@@ -432,7 +467,7 @@ def character_matrix(report: RunReport) -> dict[str, Any]:
             "cls": ("up" if r["effect"] > 0 else "down") if r["significant"] else "flat",
             "title": (
                 f"{r['config']}, {where}: won {pct(r['rate'])} of {r['games']:,} games; "
-                f"effect {pp(r['effect'])} [{pp(r['effect_lower'])}, {pp(r['effect_upper'])}], "
+                f"effect {pp(r['effect'])} {pp_interval(r['effect_lower'], r['effect_upper'])}, "
                 f"p (Holm) {pvalue(r['p_adjusted'])}"
             ),
         }
@@ -549,6 +584,11 @@ def site_figures(report: RunReport) -> Figures:
             f"{config}: win rate by seat and role",
             charts.seat_chart(seats.filter(pl.col("config") == config), report.names),
         )
+        yield (
+            f"win-rounds-{safe_name(config)}",
+            f"{config}: the round each side wins in",
+            charts.win_round_chart(report.tables["win_rounds"], report.names, config),
+        )
 
 
 def ability_groups(report: RunReport) -> dict[str, pl.DataFrame]:
@@ -605,7 +645,7 @@ def featured_lines(table: pl.DataFrame, names: Names) -> list[str]:
                 mark = " *" if r["significant"] else ""
                 parts.append(
                     f"{role} {pct(r['rate'])} vs {pct(r['other_rate'])} "
-                    f"({pp(r['difference'])} [{pp(r['diff_lower'])}, {pp(r['diff_upper'])}]{mark})"
+                    f"({pp(r['difference'])} {pp_interval(r['diff_lower'], r['diff_upper'])}{mark})"
                 )
             else:
                 parts.append(f"{role} {pct(r['rate'])} [{pct(r['lower'])}, {pct(r['upper'])}]")

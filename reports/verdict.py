@@ -20,8 +20,9 @@ far less than a third by design.
 A side is *favoured* when it is the furthest above its reference and its 95% Wilson
 interval lies above it; when no side's interval lies above its reference the verdict says
 no side is clearly favoured. Where a band applies (reports.bands) the rate is followed by
-its band, "55.3% [54.9%, 55.7%] (band 49.0%–64.0%)", and a favoured side whose band's low
-end is not above the reference is said to be so.
+its band in plain words, "55.3% [54.9%, 55.7%] (how the bots choose to play can move it
+by 15.0 points: 49.0%–64.0%)", and a favoured side whose band's low end is not above the
+reference is said to be so.
 """
 
 from __future__ import annotations
@@ -208,7 +209,8 @@ def verdict_groups(
 
 
 def band_text(row: dict[str, Any]) -> str:
-    """ " (band 49.0%–64.0%)" for a sides row with a band (reports.bands), else ""; "; a
+    """ " (how the bots choose to play can move it by 15.0 points: 49.0%–64.0%)" for a
+    sides row with a band (reports.bands, the method's band of near-equilibria), else ""; "; a
     role gains more than 1 point against this play" added where the band's start, the
     configuration's own play, is not within its epsilon."""
     if row.get("band_low") is None:
@@ -218,7 +220,11 @@ def band_text(row: dict[str, Any]) -> str:
         beyond = (
             f"; a role gains more than {100 * row['band_epsilon']:g} point(s) against this play"
         )
-    return f" (band {pct(row['band_low'])}–{pct(row['band_high'])}{beyond})"
+    spread = 100 * (row["band_high"] - row["band_low"])
+    return (
+        f" (how the bots choose to play can move it by {spread:.1f} points: "
+        f"{pct(row['band_low'])}–{pct(row['band_high'])}{beyond})"
+    )
 
 
 def _line(top, top_rows, weaker, rows, names: Names, targets: Targets | None) -> str:
@@ -239,7 +245,7 @@ def _line(top, top_rows, weaker, rows, names: Names, targets: Targets | None) ->
             f"{reference}"
         )
         if band and best["band_low"] <= best["even_share"]:
-            text += ", but not at the low end of its band"
+            text += ", but not if the bots play the other way"
     else:
         text = (
             f"{head}: {level} no side is clearly favoured: "

@@ -203,3 +203,11 @@ def with_holm(
         )
         .drop("_holm")
     )
+
+
+def agreeing_digits(lo: float, hi: float, digits: int = 1) -> int:
+    """Decimals (of points) that print an interval excluding 0 with no bound as 0.0, so its
+    printed bounds agree with its "beyond luck" mark: (-0.0142, -0.0004) needs 2."""
+    while digits < 3 and lo * hi > 0 and min(abs(lo), abs(hi)) * 100 < 0.5 * 10**-digits:
+        digits += 1
+    return digits

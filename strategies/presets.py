@@ -45,7 +45,7 @@ PRESETS_FILE = files("strategies") / "presets.toml"  # package data, found from 
 # without a file of its own plays classic's, the game it re-skins
 THEMED_DIR = files("strategies") / "tuned"
 FALLBACK_THEME = "classic"
-DEFAULT_PRESET = "smart"  # what every seat plays unless told otherwise
+DEFAULT_PRESET = "tuned"  # the reference level: what every seat plays unless told otherwise
 LEARNED_BASE = "tuned"  # a learned field's base, where only its name is read (names_only)
 _COUNT = re.compile(r"^p(\d+)$")
 _ROLE_PAIR = re.compile(r"^\s*[\w-]+\s*=")  # "role=..." (a search's "search@budget=..." is not)
@@ -541,9 +541,32 @@ StrategySpec = str | Mapping[str, str] | Strategy  # what resolve_strategy reads
 def strategy_label(strategy: StrategySpec) -> str:
     """The canonical name of a strategy: the preset name when every role plays the same one,
     else ``role=preset,...`` for all four roles in canonical order (roles not given play
-    `smart`, DEFAULT_PRESET); a mixture file's path. ValueError (one line) for an unknown
+    `tuned`, DEFAULT_PRESET); a mixture file's path. ValueError (one line) for an unknown
     preset or role, or a file that is not a mixture."""
     return resolve_strategy(strategy, mixed=True, names_only=True).label()
+
+
+def values_source(strategy: StrategySpec, theme: str | None) -> str | None:
+    """The theme whose shipped strategy values (strategies/tuned/THEME.toml, tuned_theme)
+    the seats of `strategy` play on `theme` (a Theme.plays_as): its own, a parent's, or
+    classic's; None when no seat plays a preset shipped per theme (smart, a mixture)."""
+    if isinstance(strategy, str) and strategy.strip().endswith(MIXTURE_SUFFIX):
+        return None
+    themed = set(themed_presets(theme)) - set(load_presets())
+    for spec in resolve_strategy(strategy, mixed=True, names_only=True).by_role:
+        base = split_search(spec)[1]
+        if is_learned_spec(base) or base in themed:
+            return tuned_theme(theme)
+    return None
+
+
+def strategy_record(strategy: StrategySpec, theme: str | None) -> dict[str, Any]:
+    """What a run folder's manifest records of a configuration's strategy on `theme` (a
+    Theme.plays_as): the spec each role plays, roles left out filled (DEFAULT_PRESET), and
+    the theme whose shipped values its seats play (values_source)."""
+    by_role = resolve_strategy(strategy, mixed=True, names_only=True).by_role
+    return {"roles": dict(zip(ROLES, by_role, strict=True)),
+            "values": values_source(strategy, theme)}  # fmt: skip
 
 
 def check_strategy(

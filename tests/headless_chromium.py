@@ -27,7 +27,7 @@ CHROMIUM = "/usr/bin/chromium"
 FLAGS = (
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--hide-scrollbars", "--window-size=1280,900",
+    "--hide-scrollbars",
 )  # fmt: skip
 IMAGES = (
     "JSON.stringify(Array.from(document.images).map(i => "
@@ -93,16 +93,22 @@ class _Pipe:
 
 
 def open_page(
-    page: Path, screenshot: Path | None = None, script: str | None = None, timeout: float = 60
+    page: Path,
+    screenshot: Path | None = None,
+    script: str | None = None,
+    timeout: float = 60,
+    width: int = 1280,
 ) -> PageResult:
-    """Open `page` (a local file) in headless Chromium and report images and errors."""
+    """Open `page` (a local file) in headless Chromium, its window `width` px wide, and
+    report images and errors."""
     binary = chromium()
     if binary is None:
         raise FileNotFoundError("chromium is not installed")
     to_browser_r, to_browser_w = os.pipe()
     from_browser_r, from_browser_w = os.pipe()
     with tempfile.TemporaryDirectory(prefix="bangsim-chromium-") as profile:
-        args = [binary, *FLAGS, f"--user-data-dir={profile}", "--remote-debugging-pipe"]
+        args = [binary, *FLAGS, f"--window-size={width},900", f"--user-data-dir={profile}",
+                "--remote-debugging-pipe"]  # fmt: skip
         pid = _spawn(args, to_browser_r, from_browser_w)
         os.close(to_browser_r)
         os.close(from_browser_w)

@@ -153,9 +153,8 @@ def test_tally_effects_match_the_report(tmp_path):
     """A character's role-adjusted effect is the report's (reports.aggregate)."""
     import polars as pl
 
-    from reports.aggregate import effects_overall
     from simcore.engine.rows import seat_frame
-    from simcore.runs.cells import cells_of
+    from simcore.runs.cells import cells_of, effects_overall
     from simcore.studies.batch import Work
     from strategies.presets import resolve_strategy
 

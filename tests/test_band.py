@@ -396,9 +396,10 @@ def test_reports_show_bands_where_they_exist(shipped, run_folder, tmp_path, monk
     span = f"{100 * row['band_low']:.1f}%–{100 * row['band_high']:.1f}%"
     (side,) = banded.tables["sides"].filter(config="classic/4p/tuned", side="renegade").to_dicts()
     band = band_text(side).strip()
-    assert band.startswith(f"(band {span}") and (
-        ("a role gains more than 1 point(s) against this play" in band) != row["start_within"]
-    )
+    moved = 100 * (row["band_high"] - row["band_low"])
+    assert band.startswith(
+        f"(how the bots choose to play can move it by {moved:.1f} points: {span}"
+    ) and (("a role gains more than 1 point(s) against this play" in band) != row["start_within"])
     lines = dict(zip(plain.configs, summary_lines(plain), strict=True))
     for config, line in zip(banded.configs, summary_lines(banded), strict=True):
         if config == "classic/4p/tuned":
@@ -413,9 +414,12 @@ def test_reports_show_bands_where_they_exist(shipped, run_folder, tmp_path, monk
     robust = banded.tables["characters"].filter(pl.col("robust").is_not_null())
     assert set(robust["config"]) == {"classic/4p/tuned"} and robust.height == 16
     text = grid_text(banded.tables["sides"], banded.names, style=False)
-    assert f"classic/tuned, 4 players, band over near-equilibria: Ren {span}".replace(
-        "%", ""
-    ) in text.replace("%", "")
+    assert (
+        f"classic/tuned, 4 players, where the bots' choice of play can move it: Ren {span}".replace(
+            "%", ""
+        )
+        in text.replace("%", "")
+    )
     assert "5 players, band" not in text
     assert text.replace(text.splitlines()[5] + "\n", "") == grid_text(
         plain.tables["sides"], plain.names, style=False
@@ -473,10 +477,13 @@ def test_verdict_line_carries_the_band():
         pl.Series("band_low", [0.49, None, None]), pl.Series("band_high", [0.64, None, None])
     )
     (line,) = verdict_lines([], bands, names)
-    assert line == plain.replace("56.0%]", "56.0%] (band 49.0%–64.0%)")
+    moved = "(how the bots choose to play can move it by 15.0 points: "
+    assert line == plain.replace("56.0%]", f"56.0%] {moved}49.0%–64.0%)")
     low = bands.with_columns(pl.Series("band_low", [0.30, None, None]))
     (line,) = verdict_lines([], low, names)
-    assert "(band 30.0%–64.0%)" in line and "but not at the low end of its band" in line
+    assert (
+        "by 34.0 points: 30.0%–64.0%)" in line and "but not if the bots play the other way" in line
+    )
     # the configuration's own play (the band's start) within epsilon of every best response,
     # or not: the band says so
     for within, said in (
@@ -489,7 +496,7 @@ def test_verdict_line_carries_the_band():
             pl.Series("start_within", [within, None, None], pl.Boolean),
         )
         (line,) = verdict_lines([], flagged, names)
-        assert f"(band 49.0%–64.0%{said})" in line
+        assert f"{moved}49.0%–64.0%{said})" in line
 
 
 def test_every_shipped_band_replays_its_rates(monkeypatch):

@@ -2,7 +2,8 @@
 imports inside functions and imports for type checking included), goes down or sideways,
 never up, and no two files import each other, directly or round a longer loop.
 
-    base        simcore.errors, simcore.stats          the errors and intervals everyone uses
+    base        simcore.errors, simcore.stats,          the errors, intervals and progress
+                simcore.progress                        bars everyone uses
     engine      simcore.engine.*                        one game; partner of strategies
     strategies  strategies.*                            the bots, and nothing that plays them
     runs        simcore.runs.*                          run folders, experiments, precision, Ray
@@ -40,7 +41,7 @@ PARTNER = ("strategies.decide", "strategies.params")  # what the engine may impo
 
 
 def layer(module: str) -> str:
-    if module in ("simcore.errors", "simcore.stats"):
+    if module in ("simcore.errors", "simcore.stats", "simcore.progress"):
         return "base"
     for prefix, name in (
         ("simcore.engine", "engine"),

@@ -314,8 +314,17 @@ def test_run_plays_strong_where_shipped_and_refuses_elsewhere_writing_nothing(tm
                                "strong", "--out", str(out), "--no-progress"])  # fmt: skip
     assert done.exit_code == 0, done.output
     assert "under strong play" in done.output
-    missing = tmp_path / "six"
-    refused = runner.invoke(app, ["run", "--players", "6", "--games", "200", "--strategy",
-                                  "strong", "--out", str(missing), "--no-progress"])  # fmt: skip
-    assert refused.exit_code == 2 and "no strong field for classic at 6 players" in refused.output
+    from strategies.learned_files import shipped_strong
+
+    theme, n = next(
+        (t, n)
+        for t in ("classic", "star_wars", "walking_dead")
+        for n in range(4, 8)
+        if f"{t}_{n}p" not in shipped_strong()
+    )  # a table no strong field is shipped for
+    missing = tmp_path / "missing"
+    refused = runner.invoke(app, ["run", "--theme", theme, "--players", str(n), "--games", "200",
+                                  "--strategy", "strong", "--out", str(missing), "--no-progress"])  # fmt: skip
+    assert refused.exit_code == 2
+    assert f"no strong field for {theme} at {n} players" in refused.output
     assert not missing.exists()

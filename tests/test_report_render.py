@@ -294,3 +294,38 @@ def test_characters_page_switches_sorts_and_filters_in_chromium(mixed_page):
     values = [float(v) for v in state["values"] if v != ""]
     assert len(values) > 10 and values == sorted(values)
     assert state["visible"] == ["classic/basic", "classic/smart"]  # Bart Cassidy, two series
+
+
+OVERFLOW_SCRIPT = """(function () {
+  var cut = [], width = document.documentElement.clientWidth;
+  document.querySelectorAll("table").forEach(function (t) {
+    var box = t.parentElement, head = t.querySelector("th") || t;
+    if (t.getBoundingClientRect().right > width + 1 || box.scrollWidth > box.clientWidth + 1)
+      cut.push("table: " + head.textContent.trim().slice(0, 40));
+  });
+  document.querySelectorAll("img, pre, p, h1, h2, ul").forEach(function (e) {
+    if (e.getBoundingClientRect().right > width + 1 && !e.closest("details:not([open])"))
+      cut.push(e.tagName + ": " + (e.alt || e.textContent).trim().slice(0, 40));
+  });
+  return JSON.stringify(cut);
+})()"""
+
+
+@pytest.mark.skipif(chromium() is None, reason="headless Chromium not found at /usr/bin/chromium")
+@pytest.mark.parametrize("which", ["report", "config", "characters", "compare"])
+def test_no_table_or_chart_is_cut_at_1400_px(runs, mixed_page, tmp_path, which):
+    """At a 1400 px window no table needs scrolling sideways and no chart or text runs past
+    the page's right edge."""
+    if which == "report":
+        page = mixed_page
+    elif which == "config":
+        page = mixed_page.parent / "config-classic_4p_smart.html"
+    elif which == "characters":
+        page = mixed_page.parent / "characters.html"
+    else:
+        out = tmp_path / "cmp"
+        result = runner.invoke(app, ["compare", str(runs["a"]), str(runs["b"]), "--out", str(out)])
+        assert result.exit_code == 0, result.output
+        page = out / "index.html"
+    seen = open_page(page, ARTIFACTS / f"{which}-1400.png", script=OVERFLOW_SCRIPT, width=1400)
+    assert json.loads(seen.value) == []

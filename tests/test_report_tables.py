@@ -24,9 +24,9 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from reports.aggregate import balance_summary, effects_overall, game_lengths, turn_histogram
+from reports.aggregate import balance_summary, game_lengths, turn_histogram
 from simcore.engine.rows import SEAT_SCHEMA
-from simcore.runs.cells import cells_of, effects_in_role, side_win_rates
+from simcore.runs.cells import cells_of, effects_in_role, effects_overall, side_win_rates
 from simcore.stats import newcombe_exprs, two_proportion_p_expr, with_holm
 
 A4, B5 = "classic/4p/basic", "classic/5p/basic"

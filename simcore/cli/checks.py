@@ -14,10 +14,14 @@ from simcore.cli.options import fail, games_option, parse_characters
 from simcore.runs.runfolder import (
     check_writable,
 )
+from strategies.presets import DEFAULT_PRESET
 
 
 def trace(
-    game: Annotated[int, typer.Option(help="Game index, 0 first: the seat rows' game column.")],
+    game: Annotated[
+        int | None,
+        typer.Option(help="Game index, 0 first: the seat rows' game column (or --winner)."),
+    ] = None,
     run: Annotated[
         Path | None,
         typer.Argument(
@@ -40,7 +44,7 @@ def trace(
     strategy: Annotated[
         str | None,
         typer.Option(
-            help='Without RUN: bot preset, or one per role "leader=smart,..." (default smart); '
+            help='Without RUN: bot preset, or one per role "leader=smart,..." (default tuned); '
             '"outlaw=search:tuned" shows each searched decision\'s options and win rates.'
         ),
     ] = None,
@@ -55,6 +59,13 @@ def trace(
     format: Annotated[
         str, typer.Option("--format", help="text: play by play; json: the same events as data.")
     ] = "text",
+    winner: Annotated[
+        str | None,
+        typer.Option(
+            help="With RUN, instead of --game: the first game this side won (leader, outlaw, "
+            "renegade, or a role as the theme names it)."
+        ),
+    ] = None,
 ) -> None:
     """Replay one game exactly and print it play by play, in the theme's own words.
 
@@ -77,11 +88,14 @@ def trace(
     bangsim trace --theme star_wars --players 6 --game 3 --format json > game3.json
 
     bangsim trace --strategy renegade=search:tuned --game 3
+
+    bangsim trace runs/classic --config classic/5p/tuned --winner renegade
     """
 
     from simcore.studies.trace import (
         TraceError,
         check_against_rows,
+        game_won_by,
         render_text,
         spec_from_options,
         spec_from_run,
@@ -109,8 +123,16 @@ def trace(
                     f"{run} gives the theme, players, seed, strategy and characters of its "
                     f"games; leave out {', '.join(given)} (or leave out the run folder)"
                 )
+            if (game is None) == (winner is None):
+                raise TraceError("give --game or --winner (which game of the run to replay)")
+            if winner is not None:
+                game = game_won_by(run, winner, config)
             spec = spec_from_run(run, game, config)
         else:
+            if winner is not None:
+                raise TraceError("--winner picks a game of a run folder: give RUN too")
+            if game is None:
+                raise TraceError("--game: which game to replay (0 first)")
             if config is not None:
                 raise TraceError("--config picks a configuration of a run folder: give RUN too")
             spec = spec_from_options(
@@ -118,7 +140,7 @@ def trace(
                 players if players is not None else 5,
                 seed if seed is not None else 1,
                 game,
-                strategy or "smart",
+                strategy or DEFAULT_PRESET,
                 parse_characters(characters),
                 feature,
             )

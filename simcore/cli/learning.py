@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -64,9 +64,8 @@ def learn(
 
     Example: bangsim learn --theme classic --players 5 --rounds 3 --ship
     """
-    from tqdm import tqdm
-
     from simcore.engine.theme import load_theme
+    from simcore.progress import progress_bar
     from simcore.studies.learn import learn as run_rounds
     from strategies.learned_files import strong_path
 
@@ -81,14 +80,14 @@ def learn(
         f"--games {games} --worlds {worlds} --rate {rate} --start {start} --beta {beta} "
         f"--check-games {check_games} --seed {seed}"
     )
-    bars: dict[int, tqdm] = {}
+    bars: dict[int, Any] = {}
 
     def tick(stage: str, k: int, n: int) -> None:
         if not progress:
             return
         if stage == "label":
             if k not in bars:
-                bars[k] = tqdm(total=games, desc=f"round {k}: label", unit="game")
+                bars[k] = progress_bar(total=games, desc=f"round {k}: label", unit="game")
             bars[k].update(n)
         else:
             if k in bars:

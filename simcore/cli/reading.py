@@ -65,7 +65,7 @@ def report(
     except UserError as e:
         fail(str(e))
     if format == "html":
-        written = [write_report(loaded, out, single_file)]
+        written = [write_report(loaded, out, single_file, progress=True)]
     else:
         written = export_tables(loaded.tables, format, out or loaded.run / "report")
     echo_summary(loaded)
@@ -119,6 +119,7 @@ def compare(
         comparison_lines,
         load_comparison,
         theme_differences,
+        values_lines,
         write_comparison,
     )
     from reports.report import check_format, export_tables
@@ -129,7 +130,9 @@ def compare(
         loaded = load_comparison(runs)
     except UserError as e:
         fail(str(e))
-    typer.echo("\n".join([*comparison_lines(loaded), *theme_differences(loaded)]))
+    typer.echo(
+        "\n".join([*comparison_lines(loaded), *theme_differences(loaded), *values_lines(loaded)])
+    )
     if format == "html":
         typer.echo(f"comparison: {write_comparison(loaded, out)}")
     else:

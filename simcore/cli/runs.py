@@ -24,7 +24,7 @@ from simcore.cli.options import (
     parse_players,
     set_threads,
 )
-from simcore.engine.theme import Theme
+from simcore.engine.theme import Theme, face_warnings
 from simcore.errors import EXIT_INTERRUPTED
 from simcore.runs.lock import folder_lock
 from simcore.runs.precision import DEFAULT_CAP
@@ -33,14 +33,15 @@ from simcore.runs.runfolder import (
     RunFolderError,
     chunks_kept,
     execute_study,
+    grown_from,
     pending_games,
     pending_in,
     plan_study,
     read_manifest,
 )
+from strategies.presets import DEFAULT_PRESET, values_source
 
 RUN_GAMES = 100_000  # bangsim run's games per player count without --precision
-RUN_STRATEGY = "tuned"  # the strongest bots: verdicts are read from them (reports.verdict)
 
 
 # adaptive precision, shared by run and experiment (docs/precision.md)
@@ -97,7 +98,7 @@ def run(
             'per role: "leader=smart,outlaw=aggressive"; or a mixture file (a mixed strategy, '
             "from bangsim tune --method psro): strategies/mixtures/classic-5p.json."
         ),
-    ] = RUN_STRATEGY,
+    ] = DEFAULT_PRESET,
     characters: Annotated[
         str | None,
         typer.Option(
@@ -165,6 +166,21 @@ def run(
             f"shipped theme, so it plays as '{study.theme.id}' (bangsim themes diff "
             f"{study.theme.shipped_id} {theme} lists the differences)"
         )
+    there = (read_manifest(out) or {}).get("request", {}) if out.is_dir() else {}
+    grown = grown_from(there, study.request)
+    if grown is not None:
+        typer.echo(
+            f"adding games to {out}: {grown:,} per configuration there, {study.games:,} asked "
+            "(the same seed: the games played are kept and the new ones added)"
+        )
+    for line in face_warnings(study.theme):
+        typer.echo(f"warning: {theme}: {line}", err=True)
+    source = values_source(study.strategy, study.theme.plays_as)
+    if source is not None and source != study.theme.id:
+        typer.echo(
+            f"note: {study.theme.id} has no tuned values of its own: its tuned seats play "
+            f"{source}'s (strategies/tuned/{source}.toml)"
+        )
     backend = open_backend(ctx, backend_name, address)
     pending = pending_games(study)
     seconds = play_timed(
@@ -193,10 +209,43 @@ def played_line(out: Path, chunks: list[Any], pending: int, seconds: float) -> s
     )
 
 
+def kernel_cold() -> bool:
+    """Whether the kernel (play_block) has no compiled code for its present source, in this
+    process or in numba's cache: the next game compiles it first (minutes, once)."""
+    from numba import config
+
+    from simcore.engine.play import play_block
+
+    if config.DISABLE_JIT or play_block.signatures:
+        return False
+    try:
+        return not play_block._cache._cache_file._load_index()  # numba's index of this source
+    except (AttributeError, OSError):
+        return False  # a numba without that index: say nothing
+
+
+def warm_up() -> None:
+    """Compile the kernel (or load it from the cache) by playing one game."""
+    from simcore.engine.limits import MIN_PLAYERS
+    from simcore.engine.play import play_games
+    from strategies.presets import resolve_strategy
+
+    play_games("classic", MIN_PLAYERS, 1, 1, strategy=resolve_strategy("smart", MIN_PLAYERS))
+
+
 def play_timed(execute, out: Path, chunks: list[Any], adaptive: Any = None) -> float:
     """Run `execute()` (plays `chunks` into the run folder `out`; with an `adaptive`
     precision target, only as many as it needs); seconds it took. A folder error is one
     line and exit 2; Ctrl-C keeps the complete chunks, says how many, exits 130."""
+    if kernel_cold():
+        typer.echo(
+            "compiling the game kernel, once: about 3 to 4 minutes on 2 cores (later runs "
+            "load it from the cache and start at once)",
+            err=True,
+        )
+        start = time.perf_counter()
+        warm_up()
+        typer.echo(f"compiled in {time.perf_counter() - start:.0f} s", err=True)
     start = time.perf_counter()
     try:
         execute()
@@ -346,7 +395,7 @@ def experiment(
     from simcore.cli.reading import echo_summary
 
     loaded = load_report(plan.out)
-    page = write_report(loaded)
+    page = write_report(loaded, progress=progress)
     echo_summary(loaded)
     typer.echo(f"{played} ({len(plan.cells)} cells); results: {plan.out}")
     typer.echo(f"report: {page}")

@@ -26,7 +26,7 @@ from simcore.engine.vocab import ROLES
 from simcore.runs.runfolder import (
     check_writable,
 )
-from strategies.presets import Search
+from strategies.presets import DEFAULT_PRESET, Search
 
 # exploit --method search: deals per role, sized so one role at 5 players reaches about
 # +-1 point within 30 minutes on a 2-core machine with the default Search (docs/speed.md)
@@ -42,7 +42,7 @@ def tournament(
         str | None,
         typer.Option(help="Comma-separated presets to try (default: every preset)."),
     ] = None,
-    field: Annotated[str, typer.Option(help="Preset every other seat plays.")] = "smart",
+    field: Annotated[str, typer.Option(help="Preset every other seat plays.")] = DEFAULT_PRESET,
 ) -> None:
     """Which strategy is best for which role: each preset in each role against a field.
 
@@ -213,9 +213,8 @@ def tune(
 
     bangsim tune --method psro --players 5 --field tuned --out runs/tune/psro
     """
-    from tqdm.auto import tqdm
-
     from simcore.engine.theme import load_theme
+    from simcore.progress import progress_bar
     from simcore.studies.tune import Settings, check_keep
     from simcore.studies.tuning import METHODS, PSRO, tune_counts, tune_role
     from strategies.presets import resolve_strategy
@@ -254,7 +253,7 @@ def tune(
             fail("--role searches one player count: give --players a single number")
         settings = Settings(theme, counts[0], role, field, seed, **budget)
         folder = folder / f"{counts[0]}p-{role}" if out is None else folder
-        bar = tqdm(total=generations, desc=f"tune {role}", unit="gen", disable=not progress)
+        bar = progress_bar(total=generations, desc=f"tune {role}", unit="gen", disable=not progress)
 
         def progress(done, gen, best):
             bar.n = done
@@ -278,7 +277,7 @@ def tune(
             command=f"bangsim tune --theme {theme} --players {players} --field {field} "
             f"--seed {seed}",
             method=method, keep=keep, searches=searches, meta_games=meta_games,
-            bars=lambda desc: tqdm(desc=desc, unit="best response", disable=not progress),
+            bars=lambda desc: progress_bar(desc=desc, unit="best response", disable=not progress),
             say=typer.echo,
         )  # fmt: skip
     except ValueError as e:
@@ -293,7 +292,7 @@ def exploit(
             help='The strategy measured: a preset, "role=preset,...", path.toml:NAME, or a '
             "mixture file path.json (a search seat's worlds then draw the others' rows from it)."
         ),
-    ] = "smart",
+    ] = DEFAULT_PRESET,
     theme: Annotated[str, typer.Option(help="Theme id or path to a theme TOML file.")] = "classic",
     players: Annotated[int, typer.Option(help="Players at the table.")] = 5,
     seed: Annotated[int, typer.Option(help="Seed of the searches.")] = 1,

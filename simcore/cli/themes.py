@@ -44,7 +44,7 @@ def themes_show(
 
     A broken theme file gives one error line (exit code 2).
     """
-    from simcore.engine.theme import load_theme
+    from simcore.engine.theme import face_warnings, load_theme
     from simcore.engine.themeinfo import theme_text
 
     try:
@@ -52,6 +52,8 @@ def themes_show(
     except ValueError as e:
         fail(str(e))
     typer.echo(theme_text(loaded))
+    for line in face_warnings(loaded):
+        typer.echo(f"warning: {line}", err=True)
 
 
 @themes_app.command("effects")
@@ -90,7 +92,8 @@ def themes_export(
     a variant.
 
     The copy's [theme] id is --id, or with --out the file's name, so reports, comparisons
-    and experiments tell it from the original; without either it keeps the shipped id and
+    and experiments tell it from the original; its [theme] parent names the original, whose
+    tuned values its tuned seats play, and its title is marked with its id; without either it keeps the shipped id and
     a note says how to rename it (an edited copy that keeps it is labelled by its file
     name). Edit it, then pass its path wherever a theme id is accepted; bangsim themes diff
     ID FILE lists what you changed.
@@ -116,7 +119,7 @@ def themes_export(
             fail(f"--id {chosen!r} {what}: give letters, digits, '_', '-' or '.', not a shipped id")
         chosen = None  # a file name that cannot be the id: keep it and say so
     if chosen is not None:
-        text = re.sub(rf'(?m)^(id\s*=\s*)"{re.escape(theme)}"', rf'\g<1>"{chosen}"', text, count=1)
+        text = variant_header(text, theme, chosen)
     hint = (
         f"the copy keeps the id '{theme}': give it its own with --id NAME or by editing its "
         "[theme] id (until then an edited copy is labelled by its file name)"
@@ -135,6 +138,27 @@ def themes_export(
         fail(f"{out}: cannot write: {e.strerror}")
     said = f"id '{chosen}'" if chosen is not None else hint
     typer.echo(f"wrote {out} (a copy of '{theme}', {said})")
+
+
+def variant_header(text: str, theme: str, chosen: str) -> str:
+    """A shipped theme file's text with the [theme] of a variant: its own id, the shipped
+    theme it comes from as `parent` (it plays that theme's strategy values), and its title
+    marked with its id, so that verdicts never name the printed game for it."""
+    from simcore.engine.theme import variant_title
+
+    text = re.sub(
+        rf'(?m)^(id\s*=\s*)"{re.escape(theme)}"\n',
+        rf'\g<1>"{chosen}"\n# the shipped theme this variant comes from: it plays its `tuned` values\n'
+        rf'parent = "{theme}"\n',
+        text,
+        count=1,
+    )
+    return re.sub(
+        r'(?m)^(title\s*=\s*)"([^"\n]*)"',
+        lambda m: f'{m.group(1)}"{variant_title(m.group(2), chosen)}"',
+        text,
+        count=1,
+    )
 
 
 @themes_app.command("diff")

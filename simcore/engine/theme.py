@@ -13,6 +13,7 @@ import hashlib
 import json
 import re
 import tomllib
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib.resources import files
@@ -44,7 +45,7 @@ CONFIGS_DIR = _configs_dir()  # the shipped themes/ and experiments/
 THEMES_DIR = CONFIGS_DIR / "themes"
 
 SECTIONS = ("theme", "roles", "rules", "role_table", "checks", "effects", "cards", "characters")
-THEME_KEYS = ("id", "title", "description")
+THEME_KEYS = ("id", "title", "description", "parent")
 CARD_KEYS = ("name", "effect", "value", "cost", "beer", "text", "copies", "destiny")
 EFFECT_KEYS = ("name", "like", "aim", "draws", "text")
 CHARACTER_KEYS = ("name", "life", "ability", "text")
@@ -112,13 +113,16 @@ class Theme:
     rule_values: dict[str, Any] = field(default_factory=dict)  # every rule, defaults filled
     # the shipped theme whose id the file gives while playing something else (own_id), else None
     shipped_id: str | None = None
+    # the shipped theme a variant was exported from ([theme] parent), else None
+    parent: str | None = None
 
     @property
     def plays_as(self) -> str:
         """The theme id whose shipped strategy values (`tuned`) this theme plays: its own, or
-        for an edited copy of a shipped theme (own_id) the shipped id it gave, so that an
-        edited Star Wars plays Star Wars' tuned values (strategies.presets.tuned_theme)."""
-        return self.shipped_id or self.id
+        for a variant of a shipped theme the shipped id it came from (an edited copy that
+        kept the shipped id, own_id; a file naming its [theme] parent), so that an edited
+        Star Wars plays Star Wars' tuned values (strategies.presets.tuned_theme)."""
+        return self.shipped_id or self.parent or self.id
 
     def player_counts(self) -> list[int]:
         """The player counts this theme has a role table for, ascending."""
@@ -191,13 +195,13 @@ def own_id(theme: Theme, path: Path) -> Theme:
     comparisons never pass it off as the printed game: its file name (``my.toml`` ->
     ``my``), or, when that is no usable id (it names a shipped theme, or has characters an
     id cannot), the id marked with its content digest (``classic-3fa9c2e1``). Its
-    `shipped_id` keeps the id it gave. The same file, or one with the same content, stays
-    what it is."""
+    `shipped_id` keeps the id it gave, and a title it kept is marked with the label
+    (variant_title). The same file, or one with the same content, stays what it is."""
     shipped = shipped_themes()
     if theme.id not in shipped:
         return theme
-    original = THEMES_DIR / f"{theme.id}.toml"
-    if read_toml(original) == theme.raw:
+    original = read_toml(THEMES_DIR / f"{theme.id}.toml")
+    if original == theme.raw:
         return theme
     stem = path.stem
     if OWN_ID.fullmatch(stem) and stem not in shipped:
@@ -205,7 +209,36 @@ def own_id(theme: Theme, path: Path) -> Theme:
     else:
         text = json.dumps(theme.raw, sort_keys=True, default=str, ensure_ascii=False)
         label = f"{theme.id}-{hashlib.sha256(text.encode()).hexdigest()[:8]}"
-    return dataclasses.replace(theme, id=label, shipped_id=theme.id)
+    title = theme.title
+    if title == original.get("theme", {}).get("title"):
+        title = variant_title(title, label)
+    return dataclasses.replace(theme, id=label, title=title, shipped_id=theme.id)
+
+
+def face_warnings(theme: Theme) -> list[str]:
+    """A line per face a variant puts on more cards than the shipped theme it comes from
+    (Theme.plays_as; the printed decks repeat some faces, so only a rise is news): a "draw!"
+    check and the deck's odds see every copy. [] for a shipped theme or an unrelated file."""
+    if theme.plays_as not in shipped_themes() or theme.plays_as == theme.id:
+        return []
+    printed = Counter(load_theme(theme.plays_as).card_faces)
+    lines = []
+    for face, n in Counter(theme.card_faces).items():
+        if n > 1 and n > printed[face]:
+            cards = [
+                d for d, f in zip(theme.card_display, theme.card_faces, strict=True) if f == face
+            ]
+            lines.append(
+                f"face {face} is on {n} cards ({', '.join(cards)}), {printed[face]} in "
+                f"{theme.plays_as}: a typo, or meant?"
+            )
+    return lines
+
+
+def variant_title(title: str, label: str) -> str:
+    """A variant's title when it keeps its parent's: the parent's, marked with its own
+    label, so that no verdict line names the printed game for a variant."""
+    return f"{title} ({label})"
 
 
 OWN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")  # a file name usable as a theme's label
@@ -324,7 +357,7 @@ class _Compiler:
     def compile(self) -> Theme:
         raw = self.table(self.raw, "file")
         self.keys(raw, "", SECTIONS)
-        theme_id, title = self.theme_section(raw.get("theme"))
+        theme_id, title, parent = self.theme_section(raw.get("theme"))
         role_names = self.roles(raw.get("roles", {}))
         roles, counts = self.role_table(raw.get("role_table"))
         own_effects = self.effects(raw.get("effects", []))
@@ -366,9 +399,10 @@ class _Compiler:
             tables=tables,
             raw=self.raw,
             rule_values=rule_values,
+            parent=parent,
         )
 
-    def theme_section(self, section: Any) -> tuple[str, str]:
+    def theme_section(self, section: Any) -> tuple[str, str, str | None]:
         if section is None:
             raise self.fail("theme", "missing [theme] section (needs id)")
         section = self.table(section, "theme")
@@ -382,7 +416,17 @@ class _Compiler:
                 f"bad id {theme_id!r} (letters, digits, '_', '-', '.'; no spaces or '/')",
             )
         title = self.string(section.get("title", theme_id), "theme.title")
-        return theme_id, title
+        parent = section.get("parent")
+        if parent is not None:
+            parent = self.string(parent, "theme.parent")
+            shipped = shipped_themes()
+            if parent not in shipped:
+                raise self.fail(
+                    "theme.parent",
+                    f"unknown theme {parent!r} (the shipped theme this variant comes from: "
+                    f"{', '.join(shipped)})",
+                )
+        return theme_id, title, parent
 
     def roles(self, section: Any) -> dict[str, str]:
         section = self.table(section, "roles")

@@ -47,7 +47,7 @@ def scan_seats(run: Path, files: Sequence[str] | None = None) -> pl.LazyFrame:
 SIDES = vocab.WINNERS  # leader (leader + deputies), outlaw, renegade
 ROLE_SIDE = {"leader": "leader", "deputy": "leader", "outlaw": "outlaw", "renegade": "renegade"}
 SEAT_CELL_KEYS = (*CONFIG_KEYS, "role", "character", "seat", "featured")  # of seat_cells
-GAME_CELL_KEYS = (*CONFIG_KEYS, "winner", "turns", "capped")  # of game_cells
+GAME_CELL_KEYS = (*CONFIG_KEYS, "winner", "turns", "rounds", "capped")  # of game_cells
 
 
 # the columns of an effects table after its key columns
@@ -80,7 +80,7 @@ class Cells:
     """The two small aggregates every report table derives from."""
 
     seats: pl.LazyFrame  # seat_cells: config keys, role, character, seat, featured -> games, wins
-    games: pl.LazyFrame  # game_cells: config keys, winner, turns, capped -> games
+    games: pl.LazyFrame  # game_cells: config keys, winner, turns, rounds, capped -> games
 
 
 def cells_of(seats: pl.LazyFrame) -> Cells:
@@ -109,17 +109,16 @@ def seat_cells(seats: pl.LazyFrame) -> pl.LazyFrame:
 
 
 def game_cells(seats: pl.LazyFrame) -> pl.LazyFrame:
-    """Per configuration, winner, length and capped flag: games (one seat-0 row per game).
+    """Per configuration, winner, length (turns and rounds) and capped flag: games (one
+    seat-0 row per game).
 
-    The one pass over seat rows that every game-level table (sides, lengths) derives from.
+    The one pass over seat rows that every game-level table (sides, lengths, the rounds
+    each side wins in) derives from.
     """
     return (
         seats.filter(pl.col("seat") == 0)
         .group_by(GAME_CELL_KEYS)
-        .agg(
-            pl.len().cast(pl.Int64).alias("games"),
-            pl.col("rounds").cast(pl.Int64).sum().alias("rounds"),  # summed over those games
-        )
+        .agg(pl.len().cast(pl.Int64).alias("games"))
     )
 
 
@@ -229,6 +228,26 @@ def effects(cells: pl.LazyFrame, keys: list[str], family: list[str]) -> pl.LazyF
         keys[-1],  # ties in effect: by name / seat
         descending=[False] * (1 + len(order)) + [True, False],
     ).select(*keys, "baseline", *EFFECT_COLUMNS)
+
+
+def effects_overall(cells: Cells, by: str = "character") -> pl.LazyFrame:
+    """Per configuration and `by` (character or seat): the role-adjusted overall effect.
+
+    `baseline` is the rate expected from the roles dealt (games-weighted role baselines);
+    effect = rate - baseline. Other columns as `effects_in_role`. Holm family: one
+    configuration. Ordered by configuration, then effect (largest first).
+    """
+    totals = (
+        by_role(cells, by)
+        .group_by(*CONFIG_KEYS, by)
+        .agg(
+            *counts(pl.col("games").sum(), pl.col("wins").sum()),
+            ((pl.col("games") * pl.col("baseline")).sum() / pl.col("games").sum()).alias(
+                "baseline"
+            ),
+        )
+    )
+    return effects(totals, [*CONFIG_KEYS, by], ["config"])
 
 
 def effects_in_role(cells: Cells, by: str = "character") -> pl.LazyFrame:

@@ -64,7 +64,7 @@ from simcore.runs.runfolder import (
     theme_digest,
     write_chunks,
 )
-from strategies.presets import DEFAULT_PRESET, check_strategy
+from strategies.presets import DEFAULT_PRESET, check_strategy, strategy_record
 
 SECTIONS = ("experiment", "grid", "overrides")
 EXPERIMENT_KEYS = (
@@ -289,7 +289,7 @@ def plan_experiment(
         }
     )
     out = Path(out) if out is not None else Path("runs") / source.stem
-    check_folder(out, request)
+    check_folder(out, request, themes)
     return Experiment(
         source, out, title, description, games, seed, chunk_size, checked, themes, cells,
         skipped, request, plan_chunks(cells, chunk_size), bool(events), adaptive,
@@ -635,6 +635,7 @@ def execute_experiment(
             "theme": cell.theme.id,
             "players": cell.players,
             "strategy": cell.strategy,
+            "played": strategy_record(cell.strategy, cell.theme.plays_as),
             "characters": cell.characters,
             "feature": cell.feature,
             "overrides": {o.key: o.value for o in cell.overrides},

@@ -43,7 +43,6 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 import polars as pl
-from tqdm.auto import tqdm
 
 from simcore.engine import limits
 from simcore.engine.event_rows import (
@@ -67,12 +66,19 @@ from simcore.engine.request import (
 from simcore.engine.rows import SEAT_DEFAULTS, SEAT_SCHEMA, seat_frame
 from simcore.engine.theme import Theme, load_theme
 from simcore.errors import UserError
+from simcore.progress import progress_bar
 from simcore.runs.atomic import write_atomic
 from simcore.runs.backend import Backend, LocalBackend
 from simcore.runs.lock import LOCK_FILE, folder_lock
 from simcore.runs.precision import DEFAULT_CAP, Precision, check_precision, precision_rounds
 from strategies.params import POLICY_VERSION
-from strategies.presets import DEFAULT_PRESET, StrategySpec, check_strategy, resolve_strategy
+from strategies.presets import (
+    DEFAULT_PRESET,
+    StrategySpec,
+    check_strategy,
+    resolve_strategy,
+    strategy_record,
+)
 
 MANIFEST = "manifest.json"
 SEATS = "seats"
@@ -251,7 +257,7 @@ def plan_study(
             **({"precision": adaptive.request()} if adaptive else {}),  # older requests lack it
         }
     )
-    check_folder(out, request)
+    check_folder(out, request, [loaded])
     cells = []
     for n in counts:
         config = config_label(loaded.id, n, label, pool, feature)
@@ -277,7 +283,8 @@ def execute_study(study: Study, progress: bool = True, backend: Backend | None =
     `backend` (simcore.runs.backend, default local) plays them."""
     configs = [
         {"label": c.label, "players": c.players, "feature": c.feature, "games": c.games,
-         "chunks": math.ceil(c.games / study.chunk_size)}
+         "chunks": math.ceil(c.games / study.chunk_size),
+         "played": strategy_record(c.strategy, c.theme.plays_as)}
         for c in study.cells
     ]  # fmt: skip
     return write_chunks(
@@ -318,9 +325,11 @@ def write_chunks(
         (out / EVENTS).mkdir(exist_ok=True)
         _remove_stale_temp_files(out)
 
-        done = {c["file"]: c for c in manifest["chunks_done"] if _chunk_complete(out, c)}
-        manifest["chunks_done"] = list(done.values())
-        with tqdm(
+        if manifest["request"] != plan.request:  # a grown run (check_folder): its new size
+            manifest.update(request=plan.request, configs=first_manifest()["configs"])
+        done = done_in(out, manifest["chunks_done"], chunks)
+        manifest["chunks_done"] = [c for c in manifest["chunks_done"] if c["file"] in done]
+        with progress_bar(
             initial=sum(c.games for c in chunks if c.file in done),
             unit="games",
             unit_scale=True,
@@ -372,15 +381,24 @@ def pending_games(plan: Plan) -> int:
 
 def pending_in(out: Path, chunks) -> int:
     """Games of `chunks` not yet written to folder `out` (all of them for a new folder)."""
-    done = done_files(out)
+    done = done_files(out, chunks)
     return sum(c.games for c in chunks if c.file not in done)
 
 
-def done_files(out: Path) -> set[str]:
-    """Chunk files (relative to `out`) the manifest lists as done and that exist."""
+def done_files(out: Path, chunks) -> set[str]:
+    """Files (relative to `out`) of `chunks` that the manifest lists as done and that exist."""
     manifest = read_manifest(out) if out.is_dir() else None
-    listed = manifest["chunks_done"] if manifest else []
-    return {c["file"] for c in listed if _chunk_complete(out, c)}
+    return done_in(out, manifest["chunks_done"] if manifest else [], chunks)
+
+
+def done_in(out: Path, listed: list[dict[str, Any]], chunks) -> set[str]:
+    """Files of `chunks` whose records in `listed` hold the same games and whose files
+    exist; a chunk a grown run plans larger than it was played is not done."""
+    planned = {c.file: (c.game0, c.games) for c in chunks}
+    return {
+        c["file"] for c in listed
+        if planned.get(c["file"]) == (c["game0"], c["games"]) and _chunk_complete(out, c)
+    }  # fmt: skip
 
 
 def _chunk_complete(out: Path, record: dict[str, Any]) -> bool:
@@ -394,7 +412,7 @@ def _chunk_complete(out: Path, record: dict[str, Any]) -> bool:
 def chunks_kept(out: Path, chunks) -> int:
     """How many of `chunks` are done in `out` (what an interrupted run keeps)."""
     try:
-        done = done_files(out)
+        done = done_files(out, chunks)
     except RunFolderError:
         return 0
     return sum(1 for c in chunks if c.file in done)
@@ -511,13 +529,17 @@ def check_version(out: Path, manifest: dict[str, Any], resume: bool = True) -> N
         )
 
 
-def check_folder(out: Path, request: dict[str, Any]) -> dict[str, Any] | None:
-    """The existing manifest if `out` holds this same request (resume), None if `out` is new.
+def check_folder(
+    out: Path, request: dict[str, Any], themes: Sequence[Theme] = ()
+) -> dict[str, Any] | None:
+    """The existing manifest if `out` holds this same request (resume) or the same run with
+    fewer games (grown_from: the new chunks are added), None if `out` is new.
 
     Raises RunFolderError when `out` cannot be written (a file on its path, no permission),
     is a non-empty folder that is not a run folder, a run folder of another version, a run
-    folder for a different request (naming every difference), or one whose finished
-    chunks are damaged (see check_chunk_files).
+    folder for a different request (naming every difference; a changed theme of `themes`
+    by what changed, theme_changes), or one whose finished chunks are damaged (see
+    check_chunk_files).
     """
     check_writable(out)
     if not out.exists() or all(p.name == LOCK_FILE for p in out.iterdir()):
@@ -527,17 +549,57 @@ def check_folder(out: Path, request: dict[str, Any]) -> dict[str, Any] | None:
         raise RunFolderError(f"{out} is not empty and has no {MANIFEST}; choose another --out")
     check_version(out, manifest)
     old = manifest.get("request", {})
-    if old != request:
+    if old != request and grown_from(old, request) is None:
         keys = [k for k in sorted(set(old) | set(request)) if old.get(k) != request.get(k)]
+        changed = theme_changes(manifest, themes) if "theme_digests" in keys else []
+        if changed:
+            keys.remove("theme_digests")
         differences = "; ".join(
-            f"{k}: {_short(old.get(k))} there, {_short(request.get(k))} asked" for k in keys
-        )
+            [*changed, *(f"{k}: {_short(old.get(k))} there, {_short(request.get(k))} asked"
+                         for k in keys)]
+        )  # fmt: skip
         raise RunFolderError(
             f"{out} holds a different run ({differences}); choose another --out or delete "
             "that folder"
         )
     check_chunk_files(out, manifest, listed_only=True)
     return manifest
+
+
+def grown_from(old: dict[str, Any], request: dict[str, Any]) -> int | None:
+    """The games per configuration of `old` when `request` asks the same fixed-size run with
+    more (its chunks are a prefix of the new plan's, the games a function of seed and
+    index), else None."""
+    games, asked = old.get("games"), request.get("games")
+    same = {**old, "games": asked} == request
+    if (
+        same
+        and "precision" not in request
+        and isinstance(games, int)
+        and isinstance(asked, int)
+        and asked > games
+    ):
+        return games
+    return None
+
+
+def theme_changes(manifest: dict[str, Any], themes: Sequence[Theme]) -> list[str]:
+    """What changed in each of `themes` since the run in `manifest` was made, as `bangsim
+    themes diff` lines ("wd_house.toml changed since this run: card changed: Missed!:
+    copies 12 → 11"), for the themes whose content the manifest keeps."""
+    from simcore.engine.theme import compile_theme
+    from simcore.engine.themediff import theme_diff
+
+    kept = manifest.get("theme_contents") or {}
+    digests = (manifest.get("request") or {}).get("theme_digests") or {}
+    lines = []
+    for theme in themes:
+        if theme.id not in kept or digests.get(theme.id) == theme_digest(theme):
+            continue
+        was = compile_theme(kept[theme.id], theme.path)
+        name = Path(str(theme.path)).name if theme.path else theme.id
+        lines.append(f"{name} changed since this run: " + ", ".join(theme_diff(was, theme)))
+    return lines
 
 
 def check_writable(out: Path, option: str = "--out") -> None:
@@ -659,6 +721,7 @@ def new_manifest(
         **({} if experiment is None else {"experiment": experiment}),
         "configs": configs,
         "theme_files": {t.id: str(t.path) if t.path else None for t in themes},
+        "theme_contents": {t.id: t.raw for t in themes},  # what check_folder names a change by
         "versions": versions(),
         "created": now,
         "updated": now,

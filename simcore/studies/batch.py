@@ -122,7 +122,7 @@ class Tally:
 
     def effects(self) -> tuple[np.ndarray, np.ndarray]:
         """Per character: its role-adjusted effect (win rate minus the rate its roles give,
-        as reports.aggregate.effects_overall) and its seats; NaN effect for no seats."""
+        as simcore.runs.cells.effects_overall) and its seats; NaN effect for no seats."""
         role_seats = self.seats.sum(axis=0)
         baseline = np.divide(self.wins.sum(axis=0), role_seats, where=role_seats > 0,
                              out=np.zeros(len(ROLES)))  # fmt: skip

@@ -34,6 +34,9 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
+import polars as pl
+
+from simcore.engine import vocab
 from simcore.engine.theme import Theme, load_theme
 from simcore.engine.tracespec import TraceSpec
 from simcore.engine.vocab import AIM_EVERY_OTHER, EFFECT_TRAITS, EFFECTS
@@ -127,6 +130,35 @@ def pick_config(run: Path, configs: list[dict[str, Any]], label: str | None) -> 
     if label not in labels:
         raise TraceError(f"{run} has no config {label!r}; its configs: {', '.join(labels)}")
     return configs[labels.index(label)]
+
+
+def game_won_by(run: Path, side: str, config: str | None = None) -> int:
+    """The first game of a run folder's config (`config` may be None when the run has one)
+    that `side` won: a side (leader, outlaw, renegade) or a role, canonical or as the theme
+    names it (a deputy's side is the leader's). TraceError when none did."""
+    from simcore.runs.cells import scan_seats
+
+    run = Path(run)
+    manifest, configs = run_configs(run)
+    cfg = pick_config(run, configs, config)
+    theme = _run_theme(run, manifest, cfg.get("theme") or manifest["request"]["themes"][0])
+    names = {r: r for r in vocab.ROLES} | {v.lower(): r for r, v in theme.role_names.items()}
+    role = names.get(side.strip().lower())
+    if role is None:
+        known = ", ".join(f"{r} ({theme.role_names[r]})" for r in vocab.ROLES)
+        raise TraceError(f"--winner: unknown side {side!r} (sides by role: {known})")
+    winner = vocab.SIDE_OF_ROLE[role]
+    won = (
+        scan_seats(run)
+        .filter((pl.col("config") == cfg["label"]) & (pl.col("seat") == 0))
+        .filter(pl.col("winner") == winner)
+        .select(pl.col("game").min())
+        .collect()
+        .item()
+    )
+    if won is None:
+        raise TraceError(f"--winner {side}: no game of {cfg['label']!r} in {run} was won by that side")  # fmt: skip
+    return int(won)
 
 
 def spec_from_run(run: Path, game: int, config: str | None = None) -> TraceSpec:
