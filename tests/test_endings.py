@@ -2,6 +2,7 @@
 and how games end (reports.events.game_endings), from the seat and event rows."""
 
 import polars as pl
+from test_cli import assert_bad_input
 from typer.testing import CliRunner
 
 from reports.report import load_report, write_report
@@ -36,3 +37,16 @@ def test_win_rounds_and_endings_count_every_game(tmp_path):
     text = page.read_text()
     assert "How each side wins" in text and "win-rounds-classic_5p_basic.png" in text
     assert "the Sheriff eliminated by an Outlaw" in text
+
+
+def test_trace_picks_the_first_game_a_side_won(tmp_path):
+    run = tmp_path / "run"
+    args = ["run", "--players", "5", "--games", "120", "--strategy", "basic", "--no-progress"]
+    assert runner.invoke(app, [*args, "--out", str(run)]).exit_code == 0
+    seats = pl.read_parquet(run / "seats" / "*.parquet").filter(pl.col("seat") == 0)
+    first = seats.filter(pl.col("winner") == "renegade")["game"].min()
+    result = runner.invoke(app, ["trace", str(run), "--winner", "Renegade", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert f'"game": {first}' in result.stdout
+    assert_bad_input(runner.invoke(app, ["trace", str(run), "--winner", "sheriffs"]), "--winner")
+    assert_bad_input(runner.invoke(app, ["trace", str(run)]), "--game or --winner")
