@@ -115,7 +115,7 @@ def test_cli_prints_the_table_and_merges_files(tmp_path):
     result = cli(*args, "--characters", "Willy the Kid,Jourdonnais", "--role", "Outlaw")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("classic, 4 players, smart, featured in the outlaw role: 300 games")
+    assert lines[0].startswith("classic, 4 players, tuned, featured in the outlaw role: 300 games")
     assert "with ability" in lines[1] and "value in pp [95% interval]" in lines[1]
     assert {lines[2].split()[0], lines[3].split()[0]} == {"Willy", "Jourdonnais"}
     assert "mean ± 1.96 sd/√n" in lines[4] and "1,200 games" in lines[4]
@@ -139,7 +139,7 @@ def test_report_shows_ability_values(tmp_path):
     assert result.exit_code == 0, result.output
     html = (out / "report" / "index.html").read_text()
     assert 'id="abilities"' in html and "Bart Cassidy" in html
-    assert (out / "report" / "abilities-classic_4p_smart.png").is_file()
+    assert (out / "report" / "abilities-classic_4p_tuned.png").is_file()  # abilities' default
     tables = tmp_path / "t"
     result = runner.invoke(app, ["report", str(out), "--format", "json", "--out", str(tables)])
     assert result.exit_code == 0, result.output

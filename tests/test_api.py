@@ -14,10 +14,11 @@ def theme():
 
 def test_config_label():
     assert config_label("classic", 7, "random") == "classic/7p/random"
-    assert config_label("classic", 5, strategy_label({"leader": "smart"})) == "classic/5p/smart"
+    # roles a spec leaves out play the reference level, tuned
+    assert config_label("classic", 5, strategy_label({"leader": "tuned"})) == "classic/5p/tuned"
     assert (
         config_label("classic", 4, strategy_label({"outlaw": "random"}), ["Jourdonnais"])
-        == "classic/4p/leader=smart,deputy=smart,outlaw=random,renegade=smart/pool:Jourdonnais"
+        == "classic/4p/leader=tuned,deputy=tuned,outlaw=random,renegade=tuned/pool:Jourdonnais"
     )
     pool = ["Bart Cassidy", "Black Jack", "Calamity Janet", "El Gringo", "Jesse Jones"]
     label = config_label("classic", 5, "basic", pool)
@@ -31,7 +32,7 @@ def test_strategy_label_is_canonical():
         strategy_label(dict.fromkeys(("leader", "deputy", "outlaw", "renegade"), "random"))
         == "random"
     )
-    expected = "leader=random,deputy=smart,outlaw=smart,renegade=random"
+    expected = "leader=random,deputy=tuned,outlaw=tuned,renegade=random"
     assert strategy_label({"renegade": "random", "leader": "random"}) == expected
     assert strategy_label("renegade=random,leader=random") == expected
 
@@ -66,7 +67,11 @@ def test_check_characters(theme):
 
 def test_check_strategy():
     assert check_strategy("basic") == "basic"
-    assert check_strategy({"leader": "smart"}) == "smart"
+    assert check_strategy({"leader": "tuned"}) == "tuned"
+    assert (
+        check_strategy({"leader": "smart"})
+        == "leader=smart,deputy=tuned,outlaw=tuned,renegade=tuned"
+    )
     with pytest.raises(ValueError, match="unknown role 'sheriff'"):
         check_strategy({"sheriff": "basic"})
     with pytest.raises(ValueError, match="unknown strategy 'nosuch'"):

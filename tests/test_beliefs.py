@@ -239,12 +239,13 @@ def blind_decisions(players: int, strategy: str, games: int, turns: tuple[int, .
     return checked
 
 
-def test_smart_is_the_default_and_seats_record_their_preset():
-    """Strategies per role: the seat rows name the preset each seat played."""
+def test_tuned_is_the_default_and_seats_record_their_preset():
+    """Strategies per role: the seat rows name the preset each seat played; roles a spec
+    leaves out play the reference level, tuned."""
     block = play_games("classic", 5, 200, 1, strategy={"outlaw": "aggressive"})
     names = np.array(block.preset_names)[block.preset]
     assert set(names[block.role == 2]) == {"aggressive"}
-    assert set(names[block.role != 2]) == {"smart"}
+    assert set(names[block.role != 2]) == {"tuned"}
 
 
 def test_answers_read_the_parameter_vector():

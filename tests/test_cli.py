@@ -96,8 +96,10 @@ def test_different_request_on_existing_run_is_refused_untouched(tmp_path):
     manifest = {"format": 1, "request": study.request, "chunks_done": []}
     (study.out / MANIFEST).write_text(json.dumps(manifest))
     before = (study.out / MANIFEST).read_text()
-    result = run_cli("--out", str(study.out), "--games", "20")
-    assert_bad_input(result, "different run", "games: 10 there, 20 asked")
+    result = run_cli("--out", str(study.out), "--games", "10", "--seed", "2")
+    assert_bad_input(result, "different run", "seed: 1 there, 2 asked")
+    result = run_cli("--out", str(study.out), "--games", "5")  # fewer games: no growth
+    assert_bad_input(result, "different run", "games: 10 there, 5 asked")
     assert (study.out / MANIFEST).read_text() == before
     assert [p.name for p in study.out.iterdir()] == [MANIFEST]
 

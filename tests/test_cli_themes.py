@@ -71,8 +71,15 @@ def test_themes_export_out_writes_the_file_and_never_overwrites(tmp_path):
     out = tmp_path / "my_variant.toml"
     result = runner.invoke(app, ["themes", "export", "classic", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    # the shipped file with its comments, under the file's name as its id
-    assert out.read_text() == CLASSIC_TEXT.replace('id = "classic"', 'id = "my_variant"', 1)
+    # the shipped file with its comments, under the file's name as its id, its parent named
+    # and its title marked with the id
+    variant = CLASSIC_TEXT.replace(
+        'id = "classic"\n',
+        'id = "my_variant"\n# the shipped theme this variant comes from: it plays its `tuned` '
+        'values\nparent = "classic"\n',
+        1,
+    ).replace('title = "BANG!"', 'title = "BANG! (my_variant)"', 1)
+    assert out.read_text() == variant
     assert "id 'my_variant'" in result.stdout
     assert load_theme(out).id == "my_variant"
     out.write_text("# my edits\n")

@@ -26,7 +26,15 @@ from simcore.runs import runfolder
 from simcore.runs.runfolder import MANIFEST, SEATS, RunFolderError, run_study
 
 runner = CliRunner()
-KW = dict(theme="classic", players=[4, 5], games=90, seed=3, chunk_size=40, progress=False)
+KW = dict(
+    theme="classic",
+    players=[4, 5],
+    games=90,
+    seed=3,
+    strategy="smart",
+    chunk_size=40,
+    progress=False,
+)
 
 
 def test_event_frame_sums_each_roles_seats():
@@ -97,7 +105,7 @@ def test_a_missing_event_file_replays_its_chunk(run):
         if "4p_smart-00001" not in p.name
     }
     lost.unlink()
-    assert runfolder.pending_in(run, runfolder.plan_study(run, "classic", [4, 5], 90, 3,
+    assert runfolder.pending_in(run, runfolder.plan_study(run, "classic", [4, 5], 90, 3, "smart",
                                                           chunk_size=40).chunks) == 40  # fmt: skip
     run_study(run, **KW)
     assert lost.read_bytes() == before  # the same games, the same bytes
@@ -197,7 +205,7 @@ def test_experiment_cells_write_event_files(tmp_path):
     star_wars = pl.read_parquet([p for p in events if "star_wars" in p.name])
     theme = load_theme("star_wars")
     assert star_wars.columns == event_columns(theme.card_names) and star_wars.height == 30
-    assert set(star_wars["config"]) == {"star_wars/5p/smart"}
+    assert set(star_wars["config"]) == {"star_wars/5p/tuned"}
     result = runner.invoke(app, ["experiment", str(source), "--out", str(tmp_path / "y"),
                                  "--no-progress", "--no-report", "--no-events"])  # fmt: skip
     assert result.exit_code == 0, result.output

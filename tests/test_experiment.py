@@ -81,7 +81,7 @@ cards."Missed!".extra_copies = [0, 4]
 """,
     )
     labels = [c.label for c in plan_experiment(source, tmp_path / "run").cells]
-    assert "classic/4p/smart/El Gringo.life=4/Missed!.extra_copies=4" in labels
+    assert "classic/4p/tuned/El Gringo.life=4/Missed!.extra_copies=4" in labels  # the default level
     pooled = [label for label in labels if "/pool4-" in label]
     assert len(pooled) == 4 and len(labels) == 8
 
@@ -127,9 +127,9 @@ def test_theme_paths_are_relative_to_the_experiment_file(tmp_path):
     )
     plan = plan_experiment(source, tmp_path / "run")
     assert [c.label for c in plan.cells] == [
-        "classic/6p/smart",
-        "classic/7p/smart",
-        "four_to_six/6p/smart",
+        "classic/6p/tuned",
+        "classic/7p/tuned",
+        "four_to_six/6p/tuned",
     ]
     assert plan.skipped == ["four_to_six/7p"]
 
@@ -263,8 +263,8 @@ def test_cell_rows_equal_simulate_with_the_same_theme_and_seed(tmp_path):
         assert got["config"].unique().to_list() == [cell.label]
         want = simcore.simulate(cell.theme, cell.players, 120, seed=7, strategy=cell.strategy)
         assert got.drop("config").equals(want.drop("config"))
-    zero = next(c for c in plan.cells if c.label == "classic/4p/smart/leader_extra_life=0")
-    two = next(c for c in plan.cells if c.label == "classic/4p/smart/leader_extra_life=2")
+    zero = next(c for c in plan.cells if c.label == "classic/4p/tuned/leader_extra_life=0")
+    two = next(c for c in plan.cells if c.label == "classic/4p/tuned/leader_extra_life=2")
     assert zero.theme.rule_values["leader_extra_life"] == 0
     assert two.theme.rule_values["leader_extra_life"] == 2
 
@@ -304,9 +304,9 @@ def test_tiny_experiment_end_to_end_writes_a_report(tmp_path):
     page = out / "report" / "index.html"
     assert page.is_file()
     html = page.read_text()
-    assert "classic/5p/smart/leader_extra_life=2" in html
+    assert "classic/5p/tuned/leader_extra_life=2" in html
     assert (out / "report" / "compare-sides.png").is_file()  # the cells side by side
-    assert "classic/smart/leader_extra_life=0" in result.stdout  # a row of the grid
+    assert "classic/tuned/leader_extra_life=0" in result.stdout  # a row of the grid
     assert "200 games per cell" in result.stdout
     assert f"report: {page}" in result.stdout
     manifest = json.loads((out / MANIFEST).read_text())

@@ -36,16 +36,16 @@ def one_featured_seat_per_game(rows: pl.DataFrame, character: str) -> pl.DataFra
 
 def test_api_feature_rows_and_label():
     rows = simcore.simulate("classic", players=[4, 5], games=300, seed=2, feature=WILLY)
-    assert set(rows["config"]) == {f"classic/{n}p/smart/feature={WILLY}" for n in (4, 5)}
+    assert set(rows["config"]) == {f"classic/{n}p/tuned/feature={WILLY}" for n in (4, 5)}
     featured = one_featured_seat_per_game(rows, WILLY)
     assert featured["seat"].n_unique() == 5 and featured["role"].n_unique() == 4
     plain = simcore.simulate("classic", players=5, games=50, seed=2)
-    assert not plain["featured"].any() and plain["config"][0] == "classic/5p/smart"
+    assert not plain["featured"].any() and plain["config"][0] == "classic/5p/tuned"
 
 
 def test_api_feature_role_is_canonical_in_the_label():
     rows = simcore.simulate("classic", players=6, games=200, seed=3, feature=f"{WILLY} = Outlaw")
-    assert rows["config"][0] == f"classic/6p/smart/feature={WILLY}=outlaw"
+    assert rows["config"][0] == f"classic/6p/tuned/feature={WILLY}=outlaw"
     featured = one_featured_seat_per_game(rows, WILLY)
     assert set(featured["role"]) == {"outlaw"} and featured["seat"].n_unique() > 1
 
@@ -104,8 +104,8 @@ def test_experiment_feature_axis(tmp_path):
     plan = plan_experiment(source, tmp_path / "e")
     labels = [cell.label for cell in plan.cells]
     assert labels == [
-        f"classic/5p/smart/feature={WILLY}",
-        "classic/5p/smart/feature=Jourdonnais=outlaw",
+        f"classic/5p/tuned/feature={WILLY}",
+        "classic/5p/tuned/feature=Jourdonnais=outlaw",
     ]
     assert plan.request["feature"] == [WILLY, "Jourdonnais=outlaw"]
     run_experiment(source, tmp_path / "e", progress=False)
@@ -127,7 +127,7 @@ def test_experiment_feature_override_and_bad_values(tmp_path):
     source = write(tmp_path, "[grid]\nplayers = [4, 5]")
     plan = plan_experiment(source, tmp_path / "e", feature="El Gringo")
     assert [c.label for c in plan.cells] == [
-        "classic/4p/smart/feature=El Gringo", "classic/5p/smart/feature=El Gringo"
+        "classic/4p/tuned/feature=El Gringo", "classic/5p/tuned/feature=El Gringo"
     ]  # fmt: skip
     assert "feature" not in plan_experiment(source, tmp_path / "f").request
     for text, message in [

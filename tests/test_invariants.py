@@ -65,7 +65,7 @@ def test_mixed_strategies_checked():
     block = play_games(
         "classic", 7, 1_000, seed=5, strategy={"outlaw": "random", "leader": "basic"}, checked=True
     )
-    assert block.preset_names == ("basic", "smart", "random", "smart")  # by canonical role
+    assert block.preset_names == ("basic", "tuned", "random", "tuned")  # by canonical role
     names = np.array(block.preset_names)[block.preset]
     assert (names[block.role == R_OUTLAW] == "random").all() and (names[:, 0] == "basic").all()
     assert not block.capped.any()

@@ -23,7 +23,8 @@ from simcore.runs.runfolder import MANIFEST, SEATS, read_manifest, run_study
 from simcore.stats import wilson_interval
 
 # 4 and 5 players in chunks of 50: about 400 games each reach ±0.05
-RUN = dict(theme="classic", players=[4, 5], games=None, seed=1, chunk_size=50, progress=False)
+RUN = dict(theme="classic", players=[4, 5], games=None, seed=1, chunk_size=50, progress=False,
+           strategy="smart")  # fmt: skip
 TARGET = 0.05
 
 

@@ -18,8 +18,8 @@ from simcore.runs.runfolder import run_study
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 TABLES = ("summary", "sides", "roles", "characters", "character_roles", "seats", "featured",
-          "game_lengths", "turn_histogram",
-          "card_usage", "draw_checks", "game_events", "event_games")  # fmt: skip
+          "game_lengths", "turn_histogram", "win_rounds",
+          "card_usage", "draw_checks", "game_events", "event_games", "endings")  # fmt: skip
 runner = CliRunner()
 
 
@@ -104,6 +104,7 @@ def test_report_is_a_folder_of_linked_pages(report_page):
         "characters",
         "seats",
         "length",
+        "endings",
         "cards",
         "examples",
         "method",

@@ -336,6 +336,6 @@ def test_tables_read_seat_rows_once_through_the_cells(tmp_path):
     collected = collect_tables(tables)
     assert list(collected) == [
         "summary", "sides", "roles", "characters", "character_roles", "seats", "featured",
-        "game_lengths", "turn_histogram",
+        "game_lengths", "turn_histogram", "win_rounds",
     ]  # fmt: skip
     assert_frame_equal(collected["sides"], side_win_rates(CELLS).collect())

@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 from simcore.cli import app
 from simcore.engine import vocab
 from simcore.engine.rows import SEAT_SCHEMA, seat_frame
+from simcore.engine.vocab import ROLES
 from simcore.runs import runfolder
 from simcore.runs.atomic import write_atomic
 from simcore.runs.runfolder import (
@@ -76,8 +77,10 @@ def stand_in_chunk(study, chunk):
     return seat_frame(block, study.theme, p, chunk.game0, chunk.label)
 
 
-def plan(out, games=250, chunk_size=100, players=(4, 5), **kw):
-    return plan_study(out, "classic", list(players), games, 7, chunk_size=chunk_size, **kw)
+def plan(out, games=250, chunk_size=100, players=(4, 5), strategy="smart", **kw):
+    return plan_study(
+        out, "classic", list(players), games, 7, strategy, chunk_size=chunk_size, **kw
+    )
 
 
 def read_rows(out):
@@ -180,7 +183,7 @@ def test_different_request_is_refused(tmp_path, monkeypatch):
     monkeypatch.setattr(runfolder, "play_chunk", stand_in_chunk)
     out = execute_study(plan(tmp_path / "r"), progress=False)
     for kw, key in [
-        ({"games": 300}, "games"),
+        ({"games": 200}, "games"),  # fewer: more games would grow the run
         ({"chunk_size": 50}, "chunk_size"),
         ({"players": (4,)}, "players"),
         (
@@ -200,9 +203,9 @@ def test_different_request_is_refused(tmp_path, monkeypatch):
     ]:
         with pytest.raises(RunFolderError, match=f"different run \\({key}:"):
             plan(out, **kw)
-    plan(out, strategy={"leader": "smart"})  # the same strategy spelled otherwise resumes
+    plan(out, strategy=dict.fromkeys(ROLES, "smart"))  # the same, spelled otherwise, resumes
     with pytest.raises(RunFolderError, match="different run \\(seed: 7 there, 8 asked\\)"):
-        plan_study(out, "classic", [4, 5], 250, 8, chunk_size=100)
+        plan_study(out, "classic", [4, 5], 250, 8, "smart", chunk_size=100)
 
 
 def test_folder_checks(tmp_path):

@@ -225,7 +225,7 @@ def test_search_specs():
     assert s.search == Search(worlds=8, budget=256, kinds=("play",), seats="one")
     assert s.search_roles == 1 << ROLES.index("renegade")
     assert np.array_equal(s.matrix[3], resolve_strategy("tuned", 5).matrix[3])
-    assert s.label() == "leader=smart,deputy=smart,outlaw=smart,renegade=" + (
+    assert s.label() == "leader=tuned,deputy=tuned,outlaw=tuned,renegade=" + (
         "search@worlds=8@budget=256@kinds=play@seats=one:tuned"
     )
     for bad, words in [

@@ -50,7 +50,7 @@ def test_an_edited_copy_runs_under_its_file_name_and_records_its_digest(tmp_path
     exp = tmp_path / "exp.toml"
     exp.write_text('[grid]\nthemes = ["classic", "my_variant.toml"]\nplayers = [5]\n')
     labels = [c.label for c in plan_experiment(exp, tmp_path / "out").cells]
-    assert labels == ["classic/5p/smart", "my_variant/5p/smart"]
+    assert labels == ["classic/5p/tuned", "my_variant/5p/tuned"]
 
 
 def test_an_override_cell_of_a_copy_keeps_the_copy_label(tmp_path):
@@ -61,7 +61,7 @@ def test_an_override_cell_of_a_copy_keeps_the_copy_label(tmp_path):
     )
     cells = plan_experiment(exp, tmp_path / "out").cells
     assert {c.theme.id for c in cells} == {"mine"}
-    assert cells[0].label.startswith("mine/5p/smart/")
+    assert cells[0].label.startswith("mine/5p/tuned/")
 
 
 def test_themes_diff_lists_cards_characters_and_rules(tmp_path):

@@ -28,7 +28,8 @@ from simcore.studies.trace import render_text, spec_from_options, trace_games
 
 runner = CliRunner()
 PRESETS = ["smart", "basic", "random", "leader=cautious,outlaw=aggressive", "aggressive"]
-SEARCHING = "outlaw=search@budget=48:tuned"  # its game 26 of seed 1 searches plays and discards
+SEARCHING = "leader=smart,deputy=smart,renegade=smart,outlaw=search@budget=48:tuned"  # its game 26
+# of seed 1 searches plays and discards
 
 
 def make_cases() -> list[dict]:
@@ -296,7 +297,7 @@ def test_an_experiment_cell_is_traced_with_its_overrides(tmp_path):
     )
     out = tmp_path / "exp"
     assert cli("experiment", spec, "--out", out, "--no-progress", "--no-report").exit_code == 0
-    label = "walking_dead/4p/smart/leader_extra_life=3/Missed!.extra_copies=2"
+    label = "walking_dead/4p/tuned/leader_extra_life=3/Missed!.extra_copies=2"
     result = cli("trace", out, "--game", 11, "--config", label, "--format", "json")
     assert result.exit_code == 0, result.output
     trace = json.loads(result.stdout)
