@@ -125,8 +125,8 @@ def test_without_event_counts_the_pile_shares_are_skipped_and_the_games_are_the_
 
 @pytest.mark.parametrize(("shooter", "by"), [(3, "outlaw"), (1, "renegade")])
 def test_who_eliminated_the_leader_is_counted_by_role(shooter, by):
-    """[C-22] "When a player is eliminated ... his role card is revealed": how the leader's
-    game ended, by the role of who eliminated him (reports.events.game_endings)."""
+    """[C-22] "If you have no more bullets left, i.e. you lose your last life point, you are
+    out of the game": who put the leader out, by role (reports.events.game_endings)."""
     t = table()
     t.set_life(0, 1)
     t.give(shooter, "BANG!")
