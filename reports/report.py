@@ -65,6 +65,7 @@ from simcore.runs.runfolder import (
     read_manifest,
 )
 from simcore.studies.abilities import read_abilities
+from simcore.studies.skill import read_skill, skill_line
 from strategies.presets import borrowed_counts, tuned_theme
 
 REPORT_DIR = "report"
@@ -155,6 +156,12 @@ def load_report(run: Path, targets: Targets | None = None) -> RunReport:
         raise ReportError(str(e)) from None
     if abilities is not None:
         tables["abilities"] = abilities
+    try:  # written beside the seat rows by `bangsim skill --out RUN`
+        skill = read_skill(run)
+    except ValueError as e:
+        raise ReportError(str(e)) from None
+    if skill is not None:
+        tables["skill"] = skill
     if targets is not None:  # the sides, and the summary's gaps, against the targets
         tables["sides"] = with_targets(tables["sides"], targets)
         tables["summary"] = balance_summary(
@@ -277,6 +284,7 @@ def page_context(report: RunReport, pages: dict[str, str]) -> dict[str, Any]:
         },
         "featured": rows_by_config(report.tables["featured"]),
         "abilities": ability_groups(report),
+        "skill": skill_groups(report),
         "levels": strategy_levels(
             (report.manifest or {}).get("configs", []),
             report.tables["sides"],
@@ -336,6 +344,7 @@ def index_contents(context: dict[str, Any]) -> list[tuple[str, str]]:
         *([("compare", "Configurations compared")] if context["several_series"] else []),
         ("length", "Game length"),
         *([("abilities", "Ability values")] if context["abilities"] else []),
+        *([("skill", "Luck or skill")] if context["skill"] else []),
         *([("cards", "Cards and events")] if context["cards"] else []),
         ("pages", "Pages"),
         ("method", "Method"),
@@ -361,6 +370,7 @@ def single_page_contents(context: dict[str, Any]) -> list[tuple[str, str]]:
         *([("compare", "Configurations compared")] if context["several_series"] else []),
         *([("levels", "Strategy levels")] if context["levels"] else []),
         *([("abilities", "Ability values")] if context["abilities"] else []),
+        *([("skill", "Luck or skill")] if context["skill"] else []),
         ("characters", "Characters"),
         *([("featured", "Featured character")] if context["featured"] else []),
         ("seats", "Seats"),
@@ -534,6 +544,11 @@ def overview_figures(report: RunReport) -> Figures:
         )
     for key, group in ability_groups(report).items():
         yield f"abilities-{safe_name(key)}", f"{key}: ability values", ability_chart(group, key)
+    for key, (group, _) in skill_groups(report).items():
+        names = report.names
+        roles = {r: names.role(r, group["theme"][0]) for r in vocab.ROLES}
+        title = f"{key}: win rate by strategy level"
+        yield f"skill-{safe_name(key)}", title, charts.skill_chart(group, roles, title)
     yield (
         "length",
         "Game length distribution",
@@ -589,6 +604,22 @@ def site_figures(report: RunReport) -> Figures:
             f"{config}: the round each side wins in",
             charts.win_round_chart(report.tables["win_rounds"], report.names, config),
         )
+
+
+def skill_groups(report: RunReport) -> dict[str, tuple[pl.DataFrame, str]]:
+    """The run folder's skill tables (`bangsim skill --out RUN`), one per theme and player
+    count, keyed "theme/Np", each with its line in words (simcore.studies.skill.skill_line);
+    empty when there are none."""
+    table = report.tables.get("skill")
+    if table is None:
+        return {}
+    groups = {}
+    order = pl.col("role").replace_strict({r: i for i, r in enumerate(vocab.ROLES)})
+    for (theme, players), group in table.group_by("theme", "players", maintain_order=True):
+        group = group.sort(order, "rank")
+        roles = {r: report.names.role(r, theme) for r in vocab.ROLES}
+        groups[f"{theme}/{players}p"] = (group, f"{theme}: {skill_line(group, roles)}.")
+    return groups
 
 
 def ability_groups(report: RunReport) -> dict[str, pl.DataFrame]:

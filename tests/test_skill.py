@@ -58,3 +58,17 @@ def test_skill_cli_prints_the_table_and_writes_the_chart(tmp_path):
     assert (tmp_path / "skill-classic_4p.png").read_bytes()[:4] == b"\x89PNG"
     result = runner.invoke(app, ["skill", "--field", "leader=smart", "--games", "10"])
     assert result.exit_code == 2 and "--field" in result.stderr
+
+
+def test_the_report_shows_skill_depth_written_into_its_run(tmp_path):
+    run = tmp_path / "run"
+    args = ["--players", "4", "--strategy", "basic", "--no-progress", "--out", str(run)]
+    assert runner.invoke(app, ["run", "--games", "60", *args]).exit_code == 0
+    skill = ["skill", "--players", "4", "--games", "40", "--field", "basic", "--out", str(run)]
+    assert runner.invoke(app, skill).exit_code == 0
+    result = runner.invoke(app, ["report", str(run)])
+    assert result.exit_code == 0, result.output
+    html = (run / "report" / "index.html").read_text()
+    assert 'id="skill"' in html and (run / "report" / "skill-classic_4p.png").is_file()
+    verdict = html[html.index('id="verdict"') : html.index('id="summary"')]
+    assert "at 4 players skill is worth most as the" in verdict

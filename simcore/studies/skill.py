@@ -16,6 +16,7 @@ of luck (or of a game whose choices matter little in it).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -163,3 +164,21 @@ def skill_lines(table: pl.DataFrame, role_names: dict[str, str]) -> list[str]:
 def skill_record(table: pl.DataFrame) -> dict[str, Any]:
     """The table as JSON-ready rows (NaN as null)."""
     return {"format": 1, "rows": table.with_columns(pl.selectors.float().fill_nan(None)).to_dicts()}  # fmt: skip
+
+
+def read_skill(folder: Path) -> pl.DataFrame | None:
+    """The skill tables written into `folder` (`bangsim skill --out`: skill-*.json), as one
+    table; None when there are none. ValueError (one line) for a file that is not one."""
+    paths = sorted(Path(folder).glob("skill-*.json"))
+    if not paths:
+        return None
+    frames = []
+    for path in paths:
+        try:
+            rows = json.loads(path.read_text(encoding="utf-8"))["rows"]
+            frame = pl.DataFrame(rows, schema=SCHEMA)
+            frames.append(frame.with_columns(pl.selectors.float().fill_null(float("nan"))))
+        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as e:
+            detail = " ".join(str(e).split())[:120]
+            raise ValueError(f"{path}: not a skill table ({detail}); delete it") from None
+    return pl.concat(frames)
