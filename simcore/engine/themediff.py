@@ -27,11 +27,10 @@ def theme_diff(a: Theme, b: Theme) -> list[str]:
         old, new = a.rule_values.get(rule), b.rule_values.get(rule)
         if old != new:
             lines.append(f"rule changed: {rule} {_shown(old)} → {_shown(new)}")
-    skip = {*NAMED, "rules"}
+    # [theme] (id, title, description, parent) names the two themes: no difference in play
+    skip = {*NAMED, "rules", "theme"}
     for key in sorted((set(a.raw) | set(b.raw)) - skip):
         for path, old, new in _leaves(a.raw.get(key), b.raw.get(key), (key,)):
-            if path == ("theme", "id"):
-                continue  # the ids name the two themes; they are no difference in play
             lines.append(f"{'.'.join(path)} changed: {_shown(old)} → {_shown(new)}")
     return lines
 

@@ -183,4 +183,10 @@ def _effect(row: dict[str, Any]) -> str:
     lo, hi = row["effect_lower"], row["effect_upper"]
     mark = "*" if lo > 0 or hi < 0 else " "
     d = agreeing_digits(lo, hi)
-    return f"{100 * row['effect']:+.{d}f} [{100 * lo:+.{d}f}, {100 * hi:+.{d}f}]{mark}"
+    return f"{_signed(row['effect'], d)} [{_signed(lo, d)}, {_signed(hi, d)}]{mark}"
+
+
+def _signed(x: float, digits: int) -> str:
+    """Points with a sign, a rounded zero without one: 0.0."""
+    text = f"{100 * x:+.{digits}f}"
+    return text[1:] if float(text) == 0 else text
