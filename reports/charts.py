@@ -427,6 +427,37 @@ def effect_forest(characters: pl.DataFrame, config: str) -> Figure:
     )
 
 
+def character_dots(characters: pl.DataFrame, series: str) -> Figure:
+    """Every character of one series (theme / strategy / variant) at a glance: its
+    role-adjusted effect at each player count, a dot per count (filled where
+    Holm-significant), characters strongest first (mean over the counts)."""
+    part = with_series(characters).filter(pl.col("series") == series)
+    order = (
+        part.group_by("character").agg(pl.col("effect").mean()).sort("effect")["character"]
+    ).to_list()
+    counts = part["players"].unique().sort().to_list()
+    fig, axes = _figure(1, 1, 6.5, 0.24 * len(order) + 1.2)
+    ax = axes[0]
+    y = {c: i for i, c in enumerate(order)}
+    handles = []
+    for k, n in enumerate(counts):
+        rows = part.filter(pl.col("players") == n)
+        color = SERIES_COLORS[k % len(SERIES_COLORS)]
+        ys = [y[c] + (k - (len(counts) - 1) / 2) * 0.12 for c in rows["character"]]
+        sig = rows["significant"].to_numpy()
+        x = 100 * rows["effect"].to_numpy()
+        ax.scatter(x[sig], np.asarray(ys)[sig], color=color, s=18, zorder=3)
+        ax.scatter(x[~sig], np.asarray(ys)[~sig], facecolors="none", edgecolors=color, s=18, zorder=3)  # fmt: skip
+        handles.append(ax.scatter([], [], color=color, s=18))
+    ax.axvline(0, color="#999999", linewidth=1)
+    ax.set_yticks(range(len(order)), order)
+    ax.set_xlabel("win rate minus the rate expected from its roles (points)")
+    legend_below(fig, handles, [f"{n} players" for n in counts])
+    _title(fig, wrap(f"{series}: character strength by player count (filled: beyond luck)",
+                     80, STYLE["axes.titlesize"]))  # fmt: skip
+    return fig
+
+
 def win_round_chart(rounds: pl.DataFrame, names: Names, config: str) -> Figure:
     """When each side wins, in one configuration: the share of that side's wins won in each
     round, one line per side on one shared scale (the legend gives each side's wins)."""

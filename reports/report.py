@@ -285,6 +285,7 @@ def page_context(report: RunReport, pages: dict[str, str]) -> dict[str, Any]:
         "featured": rows_by_config(report.tables["featured"]),
         "abilities": ability_groups(report),
         "skill": skill_groups(report),
+        "dot_series": sorted(_series(report)),  # a character dot plot each (charts "dots-")
         "levels": strategy_levels(
             (report.manifest or {}).get("configs", []),
             report.tables["sides"],
@@ -340,6 +341,7 @@ def index_contents(context: dict[str, Any]) -> list[tuple[str, str]]:
         *opening_contents(context),
         *([("levels", "Strategy levels")] if context["levels"] else []),
         ("summary", "Balance summary"),
+        ("dots", "Characters at a glance"),
         ("sides", "Sides and roles"),
         *([("compare", "Configurations compared")] if context["several_series"] else []),
         ("length", "Game length"),
@@ -366,6 +368,7 @@ def single_page_contents(context: dict[str, Any]) -> list[tuple[str, str]]:
     return [
         *opening_contents(context),
         ("summary", "Balance summary"),
+        ("dots", "Characters at a glance"),
         ("sides", "Sides and roles"),
         *([("compare", "Configurations compared")] if context["several_series"] else []),
         *([("levels", "Strategy levels")] if context["levels"] else []),
@@ -444,7 +447,8 @@ def effect_sections(report: RunReport) -> dict[str, list[dict[str, Any]]] | None
 
 def character_matrix(report: RunReport) -> dict[str, Any]:
     """The characters page: one row per character and series (reports.charts.with_series:
-    theme / strategy / variant), a cell per measure and player count: the overall effect
+    theme / strategy / variant), strongest first (its overall effect, averaged over the
+    player counts), a cell per measure and player count: the overall effect
     (`all`, role mix controlled for) or the effect within each role, with its class (up,
     down: Holm-significant; flat) and a hover text."""
     names = report.names
@@ -481,10 +485,16 @@ def character_matrix(report: RunReport) -> dict[str, Any]:
                 f"p (Holm) {pvalue(r['p_adjusted'])}"
             ),
         }
+
+    def strength(row: dict[str, Any]) -> float:  # its overall effect, over the player counts
+        effects = [c["v"] for (role, _), c in row["cells"].items() if role == "all"]
+        return sum(effects) / len(effects) if effects else 0.0
+
     return {
         "measures": measures,
         "players": cells["players"].unique().sort().to_list(),
-        "rows": list(rows.values()),
+        # strongest first within each theme and series: the answer reads from the top
+        "rows": sorted(rows.values(), key=lambda r: (r["theme"], r["series"], -strength(r))),
     }
 
 
@@ -541,6 +551,12 @@ def overview_figures(report: RunReport) -> Figures:
             "compare-sides",
             "Side win rates compared across configurations",
             charts.series_bars_chart(t["sides"], names),
+        )
+    for series in sorted(_series(report)):
+        yield (
+            f"dots-{safe_name(series)}",
+            f"{series}: character strength by player count",
+            charts.character_dots(t["characters"], series),
         )
     for key, group in ability_groups(report).items():
         yield f"abilities-{safe_name(key)}", f"{key}: ability values", ability_chart(group, key)

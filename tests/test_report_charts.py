@@ -92,10 +92,11 @@ def overrides_run(tmp_path_factory):
 def test_every_chart_of_the_default_experiment_fits(default_run):
     assert len(default_run.configs) == 32
     limit = charts.heatmap_limit(default_run.tables["character_roles"])
-    # the index's four (sides, roles, compared, length), then per configuration its
-    # strength, heatmap, seats and the rounds each side wins in; side by side, one colour
-    # is one effect: every heatmap's scale ends at the largest effect
-    assert check_every_chart(site_figures(default_run)) == (4 + 4 * 32, {(-limit, limit)})
+    # the index's four (sides, roles, compared, length) and a character dot plot per
+    # series (8: four themes, two levels), then per configuration its strength, heatmap,
+    # seats and the rounds each side wins in; side by side, one colour is one effect: every
+    # heatmap's scale ends at the largest effect
+    assert check_every_chart(site_figures(default_run)) == (4 + 8 + 4 * 32, {(-limit, limit)})
     # the one-page form shows the same charts but for the seats of all 32 in one
     assert check_every_chart([whole_seats(default_run)]) == (1, set())
 
@@ -103,7 +104,7 @@ def test_every_chart_of_the_default_experiment_fits(default_run):
 def test_every_chart_of_a_two_override_experiment_fits(overrides_run):
     configs = overrides_run.configs
     assert len(configs) == 4 and all("Paul Regret" in c and "Missed!" in c for c in configs)
-    assert check_every_chart(site_figures(overrides_run))[0] == 4 + 4 * 4
+    assert check_every_chart(site_figures(overrides_run))[0] == 4 + 4 + 4 * 4  # 4 series
     assert check_every_chart([whole_seats(overrides_run)])[0] == 1
 
 

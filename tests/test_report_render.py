@@ -330,3 +330,17 @@ def test_no_table_or_chart_is_cut_at_1400_px(runs, mixed_page, tmp_path, which):
         page = out / "index.html"
     seen = open_page(page, ARTIFACTS / f"{which}-1400.png", script=OVERFLOW_SCRIPT, width=1400)
     assert json.loads(seen.value) == []
+
+
+def test_characters_page_lists_the_strongest_first(runs):
+    from reports.report import character_matrix, load_report
+
+    matrix = character_matrix(load_report(runs["a"]))
+    for series in {r["series"] for r in matrix["rows"]}:
+        rows = [r for r in matrix["rows"] if r["series"] == series]
+        means = [
+            sum(c["v"] for (m, _), c in r["cells"].items() if m == "all")
+            / sum(1 for (m, _) in r["cells"] if m == "all")
+            for r in rows
+        ]
+        assert len(rows) == 16 and means == sorted(means, reverse=True)
