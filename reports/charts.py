@@ -427,6 +427,52 @@ def effect_forest(characters: pl.DataFrame, config: str) -> Figure:
     )
 
 
+def levels_chart(groups: Sequence, names: Names) -> Figure:
+    """Strategy levels in one chart (reports.levels.LevelGroup): a row of panels per theme
+    (with its pool, feature or overrides), a panel per side, x = players at the table, a
+    line per strategy level with 95% intervals, every panel on one y scale."""
+    from simcore.engine.request import split_label
+
+    rows = []
+    for g in groups:
+        for lv in g.levels:
+            parts = split_label(lv["config"])
+            series = "/".join([parts.theme, *parts.extras])
+            for side, r in lv["sides"].items():
+                rows.append((series, parts.theme, int(parts.players[:-1]), lv["strategy"], side,
+                             r["rate"], r["lower"], r["upper"]))  # fmt: skip
+    frame = pl.DataFrame(
+        rows,
+        schema=["series", "theme", "players", "strategy", "side", "rate", "lower", "upper"],
+        orient="row",
+    )
+    series = frame["series"].unique(maintain_order=True).to_list()
+    levels = frame["strategy"].unique(maintain_order=True).to_list()
+    sides = [s for s in vocab.WINNERS if s in set(frame["side"])]
+    fig, axes = _figure(len(series) * len(sides), len(sides), 3.4, 2.3, sharey=True)
+    for k, (name, side) in enumerate((n, s) for n in series for s in sides):
+        ax = axes[k]
+        part = frame.filter((pl.col("series") == name) & (pl.col("side") == side))
+        for i, level in enumerate(levels):
+            r = part.filter(pl.col("strategy") == level).sort("players")
+            if r.height:
+                ax.errorbar(
+                    r["players"].to_numpy() + (i - (len(levels) - 1) / 2) * 0.08,
+                    100 * r["rate"].to_numpy(), yerr=_err(r), fmt="o-", markersize=3,
+                    capsize=2, color=SERIES_COLORS[i % len(SERIES_COLORS)], linewidth=1.2,
+                )  # fmt: skip
+        theme = part["theme"][0] if part.height else None
+        ax.set_title(wrap(f"{name}: {names.side(side, theme)}", _panel_width(ax),
+                          STYLE["axes.titlesize"]))  # fmt: skip
+        ax.set_xticks(sorted(part["players"].unique().to_list()))
+        _percent_axis(ax, decimals=0)
+    handles = [axes[0].plot([], [], "o-", color=SERIES_COLORS[i % len(SERIES_COLORS)])[0]
+               for i in range(len(levels))]  # fmt: skip
+    legend_below(fig, handles, levels)
+    _title(fig, "Side win rates by strategy level and players at the table (95% intervals)")
+    return fig
+
+
 def character_dots(characters: pl.DataFrame, series: str) -> Figure:
     """Every character of one series (theme / strategy / variant) at a glance: its
     role-adjusted effect at each player count, a dot per count (filled where

@@ -552,6 +552,11 @@ def overview_figures(report: RunReport) -> Figures:
             "Side win rates compared across configurations",
             charts.series_bars_chart(t["sides"], names),
         )
+    levels = strategy_levels(
+        (report.manifest or {}).get("configs", []), t["sides"], t["characters"]
+    )
+    if levels:
+        yield "levels", "Side win rates by strategy level", charts.levels_chart(levels, names)
     for series in sorted(_series(report)):
         yield (
             f"dots-{safe_name(series)}",

@@ -92,11 +92,11 @@ def overrides_run(tmp_path_factory):
 def test_every_chart_of_the_default_experiment_fits(default_run):
     assert len(default_run.configs) == 32
     limit = charts.heatmap_limit(default_run.tables["character_roles"])
-    # the index's four (sides, roles, compared, length) and a character dot plot per
-    # series (8: four themes, two levels), then per configuration its strength, heatmap,
-    # seats and the rounds each side wins in; side by side, one colour is one effect: every
-    # heatmap's scale ends at the largest effect
-    assert check_every_chart(site_figures(default_run)) == (4 + 8 + 4 * 32, {(-limit, limit)})
+    # the index's four (sides, roles, compared, length), the strategy levels' and a
+    # character dot plot per series (8: four themes, two levels), then per configuration its
+    # strength, heatmap, seats and the rounds each side wins in; side by side, one colour is
+    # one effect: every heatmap's scale ends at the largest effect
+    assert check_every_chart(site_figures(default_run)) == (4 + 1 + 8 + 4 * 32, {(-limit, limit)})
     # the one-page form shows the same charts but for the seats of all 32 in one
     assert check_every_chart([whole_seats(default_run)]) == (1, set())
 
