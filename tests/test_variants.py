@@ -120,9 +120,12 @@ def test_a_changed_theme_is_named_by_what_changed(tmp_path):
     assert "theme_digests" not in message
 
 
-def test_progress_on_a_non_terminal_writes_lines():
+def test_progress_on_a_non_terminal_writes_lines(monkeypatch):
     stream = io.StringIO()
     lines = LogLines(stream)
+    lines.write("\r  0%|      | 0/100")  # within the first seconds: nothing
+    assert stream.getvalue() == ""
+    monkeypatch.setattr("simcore.progress.LOG_INTERVAL", 0.0)
     lines.write("\r  1%|      | 1/100")
     lines.write("\r")
     lines.write("\r 50%|###   | 50/100\n")
