@@ -119,6 +119,13 @@ def player_counts(players: int | Iterable[int], theme: Theme) -> list[int]:
     return sorted(set(counts))
 
 
+def check_seed(seed: int) -> int:
+    """`seed` if it is an integer in 0..2**63-1; else a one-line ValueError."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise ValueError(f"seed must be an integer in 0..2**63-1, got {seed!r}")
+    return seed
+
+
 def check_games(games: int) -> int:
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be a positive integer, got {games!r}")

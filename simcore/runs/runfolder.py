@@ -57,6 +57,7 @@ from simcore.engine.request import (
     check_characters,
     check_feature,
     check_games,
+    check_seed,
     config_label,
     games_versions,
     player_counts,
@@ -233,8 +234,7 @@ def plan_study(
         games = DEFAULT_CAP
     check_games(games)
     adaptive = check_precision(precision, precision_characters, games)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-        raise ValueError(f"seed must be an integer in 0..2**63-1, got {seed!r}")
+    check_seed(seed)
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
         raise ValueError(f"chunk size must be a positive integer, got {chunk_size!r}")
     label = check_strategy(strategy, counts, loaded.plays_as)

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simcore.engine.request import check_characters, check_games, player_counts
+from simcore.engine.request import check_characters, check_games, check_seed, player_counts
 from simcore.engine.theme import Theme, load_theme
 from simcore.engine.vocab import ROLES
 from simcore.runs.atomic import write_atomic
@@ -122,8 +122,7 @@ def ability_values(
     loaded = load_theme(theme)
     (players,) = player_counts(players, loaded)
     check_games(games)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-        raise ValueError(f"seed must be an integer in 0..2**63-1, got {seed!r}")
+    check_seed(seed)
     label = check_strategy(strategy)
     names = check_characters(characters, loaded) or list(loaded.character_names)
     role = check_role(role, loaded, players)

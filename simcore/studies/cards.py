@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simcore.engine.request import check_games, player_counts
+from simcore.engine.request import check_games, check_seed, player_counts
 from simcore.engine.theme import Theme, load_theme
 from simcore.engine.vocab import WINNERS
 from simcore.runs.backend import Backend
@@ -112,8 +112,7 @@ def card_values(
     loaded = load_theme(theme)
     (players,) = player_counts(players, loaded)
     check_games(games)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-        raise ValueError(f"seed must be an integer in 0..2**63-1, got {seed!r}")
+    check_seed(seed)
     label = check_strategy(strategy, (players,), loaded.plays_as)
     names = check_cards(cards, loaded)
     arms = [knocked_out(loaded, name) for name in names]
