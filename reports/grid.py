@@ -10,7 +10,10 @@ combination, and a plain run one row.
 every shipped player count (`reports.aggregate.side_win_rates`' even_share). A rate is
 coloured by its distance from even, blue above and red below, full colour at
 FULL_COLOUR_AT (15 percentage points) or more; it is marked (bold, or * in the terminal)
-when its 95% Wilson interval misses even, so colour without a mark is within noise.
+when it misses even by more than MARK_AT (5 points) with luck ruled out: its whole 95%
+Wilson interval lies beyond even ± MARK_AT. With 50,000 games a cell's interval is under a
+point wide and nearly every rate misses even beyond luck; the mark says which misses are
+big enough for a designer to act on.
 Headers use the canonical side names; each theme's own names are in the legend.
 """
 
@@ -28,6 +31,7 @@ from simcore.engine import vocab
 SIDES = vocab.WINNERS
 SIDE_SHORT = {"leader": "L+D", "outlaw": "Out", "renegade": "Ren"}  # terminal columns
 FULL_COLOUR_AT = 0.15  # distance from even (a share) at which a cell takes its full colour
+MARK_AT = 0.05  # a miss of even a designer acts on (a share): marked beyond it, beyond luck
 ABOVE, BELOW = (47, 109, 181), (194, 69, 45)  # the report's blue and red (charts.UP, DOWN)
 ANSI = {"blue": "\x1b[34m", "red": "\x1b[31m", "reset": "\x1b[0m"}  # typer.echo strips
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")  # them when the output is not a terminal
@@ -61,8 +65,14 @@ class Rate:
 
     @property
     def significant(self) -> bool:
-        """The 95% interval misses even."""
+        """The 95% interval misses even: the miss is beyond luck, however small."""
         return self.lower > self.even or self.upper < self.even
+
+    @property
+    def marked(self) -> bool:
+        """The miss is large and beyond luck: the 95% interval lies wholly more than MARK_AT
+        from even."""
+        return self.lower > self.even + MARK_AT or self.upper < self.even - MARK_AT
 
     @property
     def background(self) -> str:
@@ -158,16 +168,16 @@ def even_text(grid: Grid) -> str:
 
 def grid_text(sides: pl.DataFrame, names: Names, style: bool = True) -> str:
     """The grid for the terminal: one line per series, three rates per player count
-    (leader + deputies, outlaws, renegade, in %), * where the 95% interval misses even
-    (coloured blue above, red below when `style` and the terminal shows colour), then the
+    (leader + deputies, outlaws, renegade, in %), * where the rate misses even by more
+    than MARK_AT beyond luck (Rate.marked; coloured blue above, red below when `style` and the terminal shows colour), then the
     legend of each theme's side names and the games per cell."""
     grid = side_grid(sides)
     width = max([len("configuration"), *map(len, grid.rows)])
     cell_width = 3 * 6 + 2  # three rates of 6 characters, a space between
 
     def fmt(rate: Rate) -> str:
-        text = f"{100 * rate.rate:5.1f}{'*' if rate.significant else ' '}"
-        if style and rate.significant:
+        text = f"{100 * rate.rate:5.1f}{'*' if rate.marked else ' '}"
+        if style and rate.marked:
             return f"{ANSI['blue' if rate.vs_even > 0 else 'red']}{text}{ANSI['reset']}"
         return text
 
@@ -177,7 +187,8 @@ def grid_text(sides: pl.DataFrame, names: Names, style: bool = True) -> str:
     lines = [
         f"Side win rates (% of games), {'against ' if targeted else 'even = '}{reference}; "
         + ", ".join(f"{SIDE_SHORT[s]} {SIDE_HEADINGS[s]}" for s in SIDES),
-        f"* the 95% interval misses {'the target' if targeted else 'even'}"
+        f"* more than {100 * MARK_AT:.0f} points from {'the target' if targeted else 'even'}, "
+        "beyond luck (its 95% interval too)"
         + (" (blue above, red below)" if style else "")
         + ("" if targeted else "; even is a yardstick, not a goal: --targets sets your own"),
         f"{'':<{width}}"

@@ -33,7 +33,7 @@ from reports.events import (
     game_endings,
 )
 from reports.examples import example_games
-from reports.grid import SIDE_HEADINGS, even_text, legend, side_grid
+from reports.grid import MARK_AT, SIDE_HEADINGS, even_text, legend, side_grid
 from reports.html import (
     PAGE,
     Chart,
@@ -392,6 +392,7 @@ def glance(report: RunReport) -> dict[str, Any]:
         "grid": grid,
         "grid_legend": legend(grid, report.names),
         "grid_even": even_text(grid),
+        "mark_at": round(100 * MARK_AT),
         "side_headings": SIDE_HEADINGS,
         "several_themes": len(grid.themes) > 1,
         "bands": "bands" in report.tables,

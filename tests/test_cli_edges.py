@@ -22,9 +22,9 @@ def test_help_is_rewrapped_with_no_bool_placeholder():
     assert result.exit_code == 0
     text = " ".join(result.stdout.split())
     assert "<bool>" not in result.stdout
-    # a docstring sentence that the source breaks between "interval" and "misses" reads
-    # on one line once rewrapped
-    assert any("Wilson interval misses" in line for line in result.stdout.splitlines())
+    # a docstring sentence that the source breaks between "whole" and "95%" reads on one
+    # line once rewrapped
+    assert any("whole 95% Wilson" in line for line in result.stdout.splitlines())
     assert "tuned (found by search" in text and "[default: tuned]" in text
     assert runner.invoke(app, ["run", "-h"]).stdout == result.stdout or "Usage" in (
         runner.invoke(app, ["run", "-h"]).stdout

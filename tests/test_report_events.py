@@ -189,6 +189,9 @@ def test_grid_rows_are_series_and_columns_player_counts():
     even = grid.cell("classic/smart", 4)[0]
     high, _, low = grid.cell("classic/smart", 5)
     assert not even.significant and high.significant and low.significant
+    assert not even.marked and high.marked and low.marked  # 27 and 23 points off
+    near = side_grid(sides([0.36, 0.33, 0.31], games=100_000)).cell("classic/smart", 5)[0]
+    assert near.significant and not near.marked  # 2.7 points off: beyond luck, not marked
     assert high.background.startswith("#") and high.background != low.background
     tint = bytes.fromhex(even.background[1:])
     assert min(tint) > 0xE0 and even.ink != "#ffffff"  # barely tinted near even
@@ -199,9 +202,10 @@ def test_grid_rows_are_series_and_columns_player_counts():
     text = grid_text(table, names, style=False)
     lines = text.splitlines()
     assert "even = a third each (33.3%)" in lines[0] and "L+D leader + deputies" in lines[0]
+    assert lines[1].startswith("* more than 5 points from even, beyond luck")
     assert "4 players" in lines[2] and "5 players" in lines[2]
     smart = next(line for line in lines if line.startswith("classic/smart"))
-    assert smart.split() == ["classic/smart", "34.0", "33.0", "33.0", "60.0*", "30.0*", "10.0*"]
+    assert smart.split() == ["classic/smart", "34.0", "33.0", "33.0", "60.0*", "30.0", "10.0*"]
     assert "Survivors' Leader + Survivors · Saviors · Hilltop Loner" in text
     assert lines[-1] == "10,000 games per cell"
     assert "\x1b[34m" in grid_text(table, names)  # styled: blue above even

@@ -128,10 +128,10 @@ def run(
 ) -> None:
     """Play games with bots and write one row per seat per game to a run folder.
 
-    Prints a grid of side win rates per player count, * where the 95% Wilson interval
-    misses an even share. The folder holds manifest.json (what was asked, versions, chunks
-    done), seats/*.parquet (one row per seat per game) and, unless --no-events,
-    events/*.parquet (one row per game: draw! checks, damage by source, cards used by each
+    Prints a grid of side win rates per player count, * where a rate misses an even share
+    by more than 5 points with its whole 95% Wilson interval. The folder holds
+    manifest.json (what was asked, versions, chunks done), seats/*.parquet (one row per
+    seat per game) and, unless --no-events, events/*.parquet (one row per game: draw! checks, damage by source, cards used by each
     role). Interrupted runs resume: rerun the same command.
 
     Examples (all 4 to 7 player tables; then 5 players with uniformly random bots):
@@ -275,7 +275,8 @@ def played_text(played: int, total: int, seconds: float) -> str:
 
 def summary_text(out: Path, theme: Theme) -> str:
     """The balance grid (reports.grid): side win rates per configuration and player count,
-    marked where the 95% interval misses an even share, any capped games, and the verdict
+    marked where a rate misses an even share by more than 5 points beyond luck, any capped
+    games, and the verdict
     in words (reports.verdict)."""
     from reports.aggregate import game_lengths, turn_histogram
     from reports.grid import terminal_summary
