@@ -385,10 +385,12 @@ def effect_heatmap(
     return fig
 
 
-def forest(frame: pl.DataFrame, label: str, title: str, xlabel: str, ax=None) -> Figure | None:
-    """Horizontal effects with 95% intervals, one row per `label`, largest on top, coloured
-    by the Holm flag; draws into `ax` when given."""
-    frame = frame.sort("effect")
+def forest(
+    frame: pl.DataFrame, label: str, title: str, xlabel: str, ax=None, ordered: bool = False
+) -> Figure | None:
+    """Horizontal effects with 95% intervals, one row per `label`, largest on top (ordered:
+    the frame's first row on top), coloured by the Holm flag; draws into `ax` when given."""
+    frame = frame.reverse() if ordered else frame.sort("effect")
     own = ax is None
     if own:
         fig = Figure(figsize=(7.5, 0.3 * frame.height + 1.4), layout="constrained")
@@ -554,6 +556,23 @@ def skill_chart(table: pl.DataFrame, role_names: dict[str, str], title: str) -> 
     _percent_axis(ax, decimals=0)
     legend_below(fig, handles, labels)
     _title(fig, wrap(title, 70, STYLE["axes.titlesize"]))
+    return fig
+
+
+def knockout_chart(table: pl.DataFrame, side_name, title: str) -> Figure:
+    """Which card tips the balance (simcore.studies.cards): a panel per side, a row per card
+    in the table's order (largest effect first, the same in every panel), its knock-out
+    effect with the paired 95% interval on one shared scale; blue or red where the interval
+    excludes 0. side_name names a side (Names.side of the theme)."""
+    sides = list(dict.fromkeys(table["side"]))
+    cards = table["card"].n_unique()
+    fig, axes = _figure(len(sides), 3, 3.6, 0.24 * cards + 1.2, sharex=True, sharey=True)
+    for ax, side in zip(axes, sides, strict=True):
+        rows = table.filter(pl.col("side") == side).with_columns(
+            ((pl.col("effect_lower") > 0) | (pl.col("effect_upper") < 0)).alias("significant")
+        )
+        forest(rows, "card", side_name(side), "points without the card", ax=ax, ordered=True)
+    _title(fig, title)
     return fig
 
 

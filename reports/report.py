@@ -65,6 +65,7 @@ from simcore.runs.runfolder import (
     read_manifest,
 )
 from simcore.studies.abilities import read_abilities
+from simcore.studies.cards import read_cards, top_line
 from simcore.studies.skill import read_skill, skill_line
 from strategies.presets import borrowed_counts, tuned_theme
 
@@ -75,6 +76,10 @@ HOLM = (
     "characters compared in one role (heatmap, per-role tables) or all its characters "
     "(strength chart and table)"
 )
+
+# the studies a run folder may hold beside its games (`bangsim abilities|skill|cards --out
+# RUN`): the report's table name, and how it is read
+STUDY_TABLES = {"abilities": read_abilities, "skill": read_skill, "knockouts": read_cards}
 
 
 class ReportError(UserError):
@@ -150,18 +155,13 @@ def load_report(run: Path, targets: Targets | None = None) -> RunReport:
             f"{run}: cannot read the seat or event rows ({text}); a chunk file is damaged: "
             f"{DAMAGED_HINT}"
         ) from None
-    try:  # written beside the seat rows by `bangsim abilities --out RUN`
-        abilities = read_abilities(run)
-    except ValueError as e:
-        raise ReportError(str(e)) from None
-    if abilities is not None:
-        tables["abilities"] = abilities
-    try:  # written beside the seat rows by `bangsim skill --out RUN`
-        skill = read_skill(run)
-    except ValueError as e:
-        raise ReportError(str(e)) from None
-    if skill is not None:
-        tables["skill"] = skill
+    for name, read in STUDY_TABLES.items():  # written beside the seat rows by a study
+        try:
+            table = read(run)
+        except ValueError as e:
+            raise ReportError(str(e)) from None
+        if table is not None:
+            tables[name] = table
     if targets is not None:  # the sides, and the summary's gaps, against the targets
         tables["sides"] = with_targets(tables["sides"], targets)
         tables["summary"] = balance_summary(
@@ -285,6 +285,7 @@ def page_context(report: RunReport, pages: dict[str, str]) -> dict[str, Any]:
         "featured": rows_by_config(report.tables["featured"]),
         "abilities": ability_groups(report),
         "skill": skill_groups(report),
+        "knockouts": knockout_groups(report),
         "dot_series": sorted(_series(report)),  # a character dot plot each (charts "dots-")
         "levels": strategy_levels(
             (report.manifest or {}).get("configs", []),
@@ -347,6 +348,7 @@ def index_contents(context: dict[str, Any]) -> list[tuple[str, str]]:
         ("length", "Game length"),
         *([("abilities", "Ability values")] if context["abilities"] else []),
         *([("skill", "Luck or skill")] if context["skill"] else []),
+        *([("knockouts", "Which card tips the balance")] if context["knockouts"] else []),
         *([("cards", "Cards and events")] if context["cards"] else []),
         ("pages", "Pages"),
         ("method", "Method"),
@@ -374,6 +376,7 @@ def single_page_contents(context: dict[str, Any]) -> list[tuple[str, str]]:
         *([("levels", "Strategy levels")] if context["levels"] else []),
         *([("abilities", "Ability values")] if context["abilities"] else []),
         *([("skill", "Luck or skill")] if context["skill"] else []),
+        *([("knockouts", "Which card tips the balance")] if context["knockouts"] else []),
         ("characters", "Characters"),
         *([("featured", "Featured character")] if context["featured"] else []),
         ("seats", "Seats"),
@@ -571,6 +574,11 @@ def overview_figures(report: RunReport) -> Figures:
         roles = {r: names.role(r, group["theme"][0]) for r in vocab.ROLES}
         title = f"{key}: win rate by strategy level"
         yield f"skill-{safe_name(key)}", title, charts.skill_chart(group, roles, title)
+    for key, (group, _) in knockout_groups(report).items():
+        theme = group["theme"][0]
+        title = f"{key}: each card knocked out, {group['strategy'][0]}"
+        side = lambda s, theme=theme: report.names.side(s, theme)  # noqa: E731
+        yield f"knockouts-{safe_name(key)}", title, charts.knockout_chart(group, side, title)
     yield (
         "length",
         "Game length distribution",
@@ -641,6 +649,23 @@ def skill_groups(report: RunReport) -> dict[str, tuple[pl.DataFrame, str]]:
         group = group.sort(order, "rank")
         roles = {r: report.names.role(r, theme) for r in vocab.ROLES}
         groups[f"{theme}/{players}p"] = (group, f"{theme}: {skill_line(group, roles)}.")
+    return groups
+
+
+def knockout_groups(report: RunReport) -> dict[str, tuple[pl.DataFrame, str]]:
+    """The run folder's card tables (`bangsim cards --out RUN`), one per theme and player
+    count, keyed "theme/Np", each with its line in words (simcore.studies.cards.top_line);
+    empty when there are none."""
+    table = report.tables.get("knockouts")
+    if table is None:
+        return {}
+    groups = {}
+    for (theme, players), group in table.group_by("theme", "players", maintain_order=True):
+        side = lambda s, theme=theme: report.names.side(s, theme)  # noqa: E731
+        groups[f"{theme}/{players}p"] = (
+            group,
+            f"{theme}, {players} players: {top_line(group, side)}.",
+        )
     return groups
 
 

@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 from simcore.cli import app
 from simcore.engine.theme import load_theme
 from simcore.engine.vocab import ROLES
-from simcore.studies.cards import card_values, knocked_out
+from simcore.studies.cards import card_values, knocked_out, read_cards
 
 runner = CliRunner()
 
@@ -61,3 +61,25 @@ def test_character_answers_in_one_place():
     assert any("as Sheriff" in line for line in lines) and "ability" in lines[-1]
     result = runner.invoke(app, ["character", "Calamty Janet", "--games", "50"])
     assert_bad_input(result, "did you mean 'Calamity Janet'")
+
+
+def test_the_report_shows_the_cards_written_into_its_run(tmp_path):
+    run = tmp_path / "run"
+    args = ["--players", "4", "--strategy", "basic", "--no-progress", "--out", str(run)]
+    assert runner.invoke(app, ["run", "--games", "60", *args]).exit_code == 0
+    cards = ["cards", "--games", "40", "--cards", "Gatling,Beer", *args]
+    result = runner.invoke(app, cards)
+    assert result.exit_code == 0, result.output
+    assert (run / "cards-classic_4p.png").read_bytes()[:4] == b"\x89PNG"
+    stored = read_cards(run)
+    assert stored.height == 6 and set(stored["card"]) == {"Gatling", "Beer"}
+    assert stored.equals(card_values("classic", 4, 40, 1, "basic", ["Gatling", "Beer"]))
+    result = runner.invoke(app, ["report", str(run)])
+    assert result.exit_code == 0, result.output
+    html = (run / "report" / "index.html").read_text()
+    section = html[html.index('id="knockouts"') :]
+    assert "knocking out " in section and "Gatling" in section and "Beer" in section
+    assert (run / "report" / "knockouts-classic_4p.png").is_file()
+    (run / "cards-classic_4p.json").write_text("{}")
+    result = runner.invoke(app, ["report", str(run)])
+    assert result.exit_code != 0 and "not a card table" in result.output

@@ -4,12 +4,10 @@ strong?", and the search for the smallest theme changes that meet balance target
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Annotated
 
-import polars as pl
 import typer
 
 from simcore.cli.options import (
@@ -126,6 +124,13 @@ def cards(
         str | None,
         typer.Option("--cards", help="Cards to knock out, comma-separated (default: every card)."),
     ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Folder to write cards-THEME_Np.json and its chart (.png) to: a run folder's "
+            "report shows them."
+        ),
+    ] = None,
     threads: Threads = None,
     progress: ShowProgress = True,
     backend_name: BackendName = "local",
@@ -145,15 +150,22 @@ def cards(
     bangsim cards --theme classic --players 5
 
     bangsim cards --theme walking_dead --cards "Missed!,First Aid" --games 50000
+
+    bangsim cards --theme classic --players 5 --out runs/default   (then: bangsim report
+    runs/default shows it)
     """
+    from reports.charts import knockout_chart, png
     from reports.names import Names
     from simcore.engine.theme import load_theme
     from simcore.progress import progress_bar
-    from simcore.studies.cards import card_lines, card_values
+    from simcore.studies.cards import PREFIX, card_lines, card_values, top_line
+    from simcore.studies.stored import write_table
 
     try:
         if threads is not None:
             set_threads(threads)
+        if out is not None:
+            check_writable(out)
         pool = parse_characters(names, "--cards")
         bar = lambda names: progress_bar(  # noqa: E731
             iterable=names, unit="card", disable=not progress, dynamic_ncols=True, desc=theme
@@ -166,20 +178,23 @@ def cards(
         fail(str(e))
     seconds = time.perf_counter() - start
     named = Names({loaded.id: dict(loaded.role_names)}, {loaded.id: loaded.title})
-    first = table.row(0, named=True)
-    top = table.filter(pl.col("card") == first["card"]).sort(pl.col("effect").abs()).row(-1, named=True)  # fmt: skip
+    side = lambda s: named.side(s, loaded.id)  # noqa: E731
+    label = table["strategy"][0]
     typer.echo(
-        f"{loaded.title}, {players} players, {first['strategy']}: {games:,} games per arm "
-        f"(seed {seed}). Knocking out {top['card']} moves the most: "
-        f"{named.side(top['side'], loaded.id)} {100 * top['effect']:+.1f} points "
-        f"[{100 * top['effect_lower']:+.1f}, {100 * top['effect_upper']:+.1f}]."
+        f"{loaded.title}, {players} players, {label}: {games:,} games per arm (seed {seed}). "
+        f"K{top_line(table, side)[1:]}."
     )
-    typer.echo("\n".join(card_lines(table, lambda side: named.side(side, loaded.id))))
+    typer.echo("\n".join(card_lines(table, side)))
     typer.echo(
         "points: a side's win rate without the card minus with it, the same seeds paired; "
         f"* the 95% interval excludes 0. {games * (table['card'].n_unique() + 1):,} games in "
         f"{seconds:.1f} s"
     )
+    if out is not None:
+        title = f"{loaded.title}, {players} players: each card knocked out, {label}"
+        chart = png(knockout_chart(table, side, title))
+        path = write_table(out, PREFIX, loaded.id, players, table, chart)
+        typer.echo(f"wrote {path} and {path.with_suffix('.png').name}")
 
 
 def character(
@@ -258,8 +273,8 @@ def skill(
     """
     from reports.charts import png, skill_chart
     from simcore.engine.theme import load_theme
-    from simcore.runs.atomic import write_atomic
-    from simcore.studies.skill import skill_depth, skill_line, skill_lines, skill_record
+    from simcore.studies.skill import PREFIX, skill_depth, skill_line, skill_lines
+    from simcore.studies.stored import write_table
 
     try:
         if threads is not None:
@@ -282,13 +297,10 @@ def skill(
     cells = table["role"].n_unique() * levels
     typer.echo(f"{cells * games:,} games in {time.perf_counter() - start:.1f} s")
     if out is not None:
-        stem = f"skill-{loaded.id}_{players}p"
-        out.mkdir(parents=True, exist_ok=True)
-        data = json.dumps(skill_record(table), ensure_ascii=False, indent=1) + "\n"
-        write_atomic(out / f"{stem}.json", data.encode())
         title = f"{loaded.title}, {players} players: win rate by strategy level"
-        write_atomic(out / f"{stem}.png", png(skill_chart(table, loaded.role_names, title)))
-        typer.echo(f"wrote {out / stem}.json and {stem}.png")
+        chart = png(skill_chart(table, loaded.role_names, title))
+        path = write_table(out, PREFIX, loaded.id, players, table, chart)
+        typer.echo(f"wrote {path} and {path.with_suffix('.png').name}")
 
 
 def balance(

@@ -31,8 +31,10 @@ from simcore.engine.vocab import WINNERS
 from simcore.runs.backend import Backend
 from simcore.stats import agreeing_digits, paired_interval
 from simcore.studies.batch import Work, play_all
+from simcore.studies.stored import read_tables
 from strategies.presets import DEFAULT_PRESET, StrategySpec, check_strategy
 
+PREFIX = "cards"  # its files in a run folder: cards-THEME_Np.json (simcore.studies.stored)
 SCHEMA: dict[str, pl.DataType] = {
     "theme": pl.String(),
     "players": pl.Int64(),
@@ -141,6 +143,12 @@ def card_values(
     )
 
 
+def read_cards(folder: Path) -> pl.DataFrame | None:
+    """The card tables written into `folder` (`bangsim cards --out`: cards-*.json), as one
+    table; None when there are none. ValueError (one line) for a file that is not one."""
+    return read_tables(folder, PREFIX, SCHEMA, "a card table")
+
+
 def _paired(without: np.ndarray, printed: np.ndarray) -> dict[str, Any]:
     d = without.astype(np.int64) - printed.astype(np.int64)
     mean, sd, half = paired_interval(d)
@@ -156,6 +164,18 @@ def _paired(without: np.ndarray, printed: np.ndarray) -> dict[str, Any]:
         "effect_upper": mean + half,
         "p_value": p,
     }
+
+
+def top_line(table: pl.DataFrame, side_name: Callable[[str], str]) -> str:
+    """The card whose knock-out moves a side the most, in words: "knocking out BANG! moves
+    the most: Outlaws +10.6 points [+9.9, +11.3]"."""
+    first = table.row(0, named=True)
+    top = table.filter(pl.col("card") == first["card"]).sort(pl.col("effect").abs()).row(-1, named=True)  # fmt: skip
+    return (
+        f"knocking out {top['card']} moves the most: {side_name(top['side'])} "
+        f"{_signed(top['effect'], 1)} points [{_signed(top['effect_lower'], 1)}, "
+        f"{_signed(top['effect_upper'], 1)}]"
+    )
 
 
 def card_lines(table: pl.DataFrame, side_name: Callable[[str], str]) -> list[str]:

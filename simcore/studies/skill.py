@@ -16,10 +16,8 @@ of luck (or of a game whose choices matter little in it).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import polars as pl
@@ -30,6 +28,7 @@ from simcore.engine.vocab import ROLES
 from simcore.runs.backend import Backend
 from simcore.stats import paired_interval, wilson_interval
 from simcore.studies.batch import Work, play_all
+from simcore.studies.stored import read_tables
 from strategies.learned_files import strong_path
 from strategies.presets import DEFAULT_PRESET, check_strategy
 
@@ -37,6 +36,7 @@ LEVELS = ("random", "basic", "smart", "tuned")  # the presets, weakest first
 STRONG = "strong"  # the learned field, where one is shipped
 SEARCH_LEVEL = "search:tuned"  # a seat that searches: on request (minutes, not seconds)
 BASE_LEVEL = "smart"  # the gains the verdict line quotes start here
+PREFIX = "skill"  # its files in a run folder: skill-THEME_Np.json (simcore.studies.stored)
 
 SCHEMA: dict[str, pl.DataType] = {
     "theme": pl.String(),
@@ -161,24 +161,7 @@ def skill_lines(table: pl.DataFrame, role_names: dict[str, str]) -> list[str]:
     return lines
 
 
-def skill_record(table: pl.DataFrame) -> dict[str, Any]:
-    """The table as JSON-ready rows (NaN as null)."""
-    return {"format": 1, "rows": table.with_columns(pl.selectors.float().fill_nan(None)).to_dicts()}  # fmt: skip
-
-
 def read_skill(folder: Path) -> pl.DataFrame | None:
     """The skill tables written into `folder` (`bangsim skill --out`: skill-*.json), as one
     table; None when there are none. ValueError (one line) for a file that is not one."""
-    paths = sorted(Path(folder).glob("skill-*.json"))
-    if not paths:
-        return None
-    frames = []
-    for path in paths:
-        try:
-            rows = json.loads(path.read_text(encoding="utf-8"))["rows"]
-            frame = pl.DataFrame(rows, schema=SCHEMA)
-            frames.append(frame.with_columns(pl.selectors.float().fill_null(float("nan"))))
-        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as e:
-            detail = " ".join(str(e).split())[:120]
-            raise ValueError(f"{path}: not a skill table ({detail}); delete it") from None
-    return pl.concat(frames)
+    return read_tables(folder, PREFIX, SCHEMA, "a skill table")
