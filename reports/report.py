@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -207,22 +208,30 @@ def write_report(
                 bar.update()
             return charts_
 
+    def drawn_beside_examples(figures: Figures, configs: list[str]):
+        """(the charts drawn, the example games of `configs`): the games are traced in a
+        subprocess (reports.examples) that runs on another core while the charts draw."""
+        with ThreadPoolExecutor(1) as pool:
+            pending = pool.submit(example_games, report.run, configs, report.names)
+            return drawn(figures), pending.result()
+
     if single_file:
         first = report.configs[:1]  # a few games of the first configuration, as traces
+        figures, examples = drawn_beside_examples(single_page_figures(report), first)
         context = page_context(report, {}) | {
             "title": f"{report.run.resolve().name}: balance report",
             "configs": report.configs,
             "seat_chart": "seats",
             "summary": summary_lines(report),
-            "examples": example_games(report.run, first, report.names).get(first[0]),
+            "examples": examples.get(first[0]),
             "cards_by_role": True,
         }
         context["contents"] = single_page_contents(context)
-        return write_page(out, "report.html", drawn(single_page_figures(report)), **context)
+        return write_page(out, "report.html", figures, **context)
     pages = {config: config_page(config) for config in report.configs}
     context = page_context(report, pages)
     name = report.run.resolve().name
-    examples = example_games(report.run, report.configs, report.names)
+    figures, examples = drawn_beside_examples(site_figures(report), report.configs)
     files = [
         (
             pages[config],
@@ -245,7 +254,7 @@ def write_report(
     }
     index["contents"] = index_contents(index)
     files.append((PAGE, "index.html", index))
-    return write_pages(out, drawn(site_figures(report)), files)
+    return write_pages(out, figures, files)
 
 
 CHARACTERS_PAGE = "characters.html"
