@@ -13,7 +13,7 @@ read) raises ReportError with a one-line message.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -645,37 +645,43 @@ def site_figures(report: RunReport) -> Figures:
         )
 
 
-def skill_groups(report: RunReport) -> dict[str, tuple[pl.DataFrame, str]]:
-    """The run folder's skill tables (`bangsim skill --out RUN`), one per theme and player
-    count, keyed "theme/Np", each with its line in words (simcore.studies.skill.skill_line);
-    empty when there are none."""
-    table = report.tables.get("skill")
+def study_groups(
+    report: RunReport, name: str, tell: Callable[[pl.DataFrame, str], str], *order: Any
+) -> dict[str, tuple[pl.DataFrame, str]]:
+    """A study's table kept in the run folder (report.STUDY_TABLES `name`), one group per
+    theme and player count, keyed "theme/Np", sorted by `order` when given, each with
+    `tell(group, theme)`, its line in words; empty when the folder holds none."""
+    table = report.tables.get(name)
     if table is None:
         return {}
     groups = {}
-    order = pl.col("role").replace_strict({r: i for i, r in enumerate(vocab.ROLES)})
     for (theme, players), group in table.group_by("theme", "players", maintain_order=True):
-        group = group.sort(order, "rank")
-        roles = {r: report.names.role(r, theme) for r in vocab.ROLES}
-        groups[f"{theme}/{players}p"] = (group, f"{theme}: {skill_line(group, roles)}.")
+        group = group.sort(*order) if order else group
+        groups[f"{theme}/{players}p"] = (group, tell(group, theme))
     return groups
+
+
+def skill_groups(report: RunReport) -> dict[str, tuple[pl.DataFrame, str]]:
+    """The skill tables (`bangsim skill --out RUN`), with the role where skill is worth
+    most (simcore.studies.skill.skill_line)."""
+
+    def tell(group: pl.DataFrame, theme: str) -> str:
+        roles = {r: report.names.role(r, theme) for r in vocab.ROLES}
+        return f"{theme}: {skill_line(group, roles)}."
+
+    order = pl.col("role").replace_strict({r: i for i, r in enumerate(vocab.ROLES)})
+    return study_groups(report, "skill", tell, order, "rank")
 
 
 def knockout_groups(report: RunReport) -> dict[str, tuple[pl.DataFrame, str]]:
-    """The run folder's card tables (`bangsim cards --out RUN`), one per theme and player
-    count, keyed "theme/Np", each with its line in words (simcore.studies.cards.top_line);
-    empty when there are none."""
-    table = report.tables.get("knockouts")
-    if table is None:
-        return {}
-    groups = {}
-    for (theme, players), group in table.group_by("theme", "players", maintain_order=True):
-        side = lambda s, theme=theme: report.names.side(s, theme)  # noqa: E731
-        groups[f"{theme}/{players}p"] = (
-            group,
-            f"{theme}, {players} players: {top_line(group, side)}.",
-        )
-    return groups
+    """The card tables (`bangsim cards --out RUN`), with the card that moves a side most
+    (simcore.studies.cards.top_line)."""
+
+    def tell(group: pl.DataFrame, theme: str) -> str:
+        side = lambda s: report.names.side(s, theme)  # noqa: E731
+        return f"{theme}, {group['players'][0]} players: {top_line(group, side)}."
+
+    return study_groups(report, "knockouts", tell)
 
 
 def ability_groups(report: RunReport) -> dict[str, pl.DataFrame]:
