@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from simcore.cli.options import fail, games_option, parse_characters
+from simcore.cli.options import PlayersOption, fail, games_option, parse_characters
 from simcore.runs.runfolder import (
     check_writable,
 )
@@ -160,7 +160,7 @@ def selfcheck(
         int, games_option("Games per theme and strategy (more: narrower intervals).")
     ] = 20_000,
     seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same verdicts.")] = 1,
-    players: Annotated[int, typer.Option(help="Players at the table.")] = 5,
+    players: PlayersOption = 5,
 ) -> None:
     """Check facts any correct engine must show, on simulated games of every shipped theme.
 

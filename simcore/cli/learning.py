@@ -9,15 +9,15 @@ from typing import Annotated, Any
 
 import typer
 
-from simcore.cli.options import ShowProgress, fail
+from simcore.cli.options import PlayersOption, ShowProgress, ThemeOption, fail
 from simcore.runs.runfolder import check_writable
 from strategies.learned_files import CHECK_GAMES, GAMES, RATE, ROUNDS, WORLDS
 from strategies.presets import Search
 
 
 def learn(
-    theme: Annotated[str, typer.Option(help="Theme id or path to a theme TOML file.")] = "classic",
-    players: Annotated[int, typer.Option(help="Players at the table.")] = 5,
+    theme: ThemeOption = "classic",
+    players: PlayersOption = 5,
     rounds: Annotated[
         int, typer.Option(help="Rounds of learning, each from the last's field.")
     ] = ROUNDS,

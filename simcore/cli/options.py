@@ -36,6 +36,17 @@ RayAddress = Annotated[
 ShowProgress = Annotated[bool, typer.Option(help="Show a progress bar.")]
 
 
+ThemeOption = Annotated[str, typer.Option(help="Theme id or path to a theme TOML file.")]
+
+
+PlayersOption = Annotated[int, typer.Option(help="Players at the table.")]
+
+
+StrategyOption = Annotated[
+    str, typer.Option(help='Bot preset every seat plays, or one per role: "leader=smart,...".')
+]
+
+
 Threads = Annotated[int | None, typer.Option(help="CPU threads to use (default: all cores).")]
 
 

@@ -13,9 +13,11 @@ import typer
 
 from simcore.cli.options import (
     BackendName,
+    PlayersOption,
     RayAddress,
     ShowProgress,
     TextOrJson,
+    ThemeOption,
     check_text_or_json,
     fail,
     games_option,
@@ -34,8 +36,8 @@ SEARCH_GAMES = 8000
 
 
 def tournament(
-    theme: Annotated[str, typer.Option(help="Theme id or path to a theme TOML file.")] = "classic",
-    players: Annotated[int, typer.Option(help="Players at the table.")] = 5,
+    theme: ThemeOption = "classic",
+    players: PlayersOption = 5,
     games: Annotated[int, games_option("Games per (role, preset) cell.")] = 20_000,
     seed: Annotated[int, typer.Option(help="Seed, shared by every cell.")] = 1,
     presets: Annotated[
@@ -117,7 +119,7 @@ def search_budget(generations: int, games_min: int, games_max: int, final_games:
 
 def tune(
     ctx: typer.Context,
-    theme: Annotated[str, typer.Option(help="Theme id or path to a theme TOML file.")] = "classic",
+    theme: ThemeOption = "classic",
     players: Annotated[
         str, typer.Option(help='Player counts: "5", a range "4-7", or a list "4,6".')
     ] = "5",
@@ -293,8 +295,8 @@ def exploit(
             "mixture file path.json (a search seat's worlds then draw the others' rows from it)."
         ),
     ] = DEFAULT_PRESET,
-    theme: Annotated[str, typer.Option(help="Theme id or path to a theme TOML file.")] = "classic",
-    players: Annotated[int, typer.Option(help="Players at the table.")] = 5,
+    theme: ThemeOption = "classic",
+    players: PlayersOption = 5,
     seed: Annotated[int, typer.Option(help="Seed of the searches.")] = 1,
     method: Annotated[
         str,
@@ -420,8 +422,8 @@ def exploit(
 
 def band(
     ctx: typer.Context,
-    theme: Annotated[str, typer.Option(help="Theme id or path to a theme TOML file.")] = "classic",
-    players: Annotated[int, typer.Option(help="Players at the table.")] = 5,
+    theme: ThemeOption = "classic",
+    players: PlayersOption = 5,
     side: Annotated[
         str,
         typer.Option(help="The side whose win rate is banded: leader, outlaw, renegade or all."),

@@ -12,8 +12,11 @@ import typer
 
 from simcore.cli.options import (
     BackendName,
+    PlayersOption,
     RayAddress,
     ShowProgress,
+    StrategyOption,
+    ThemeOption,
     Threads,
     fail,
     games_option,
@@ -29,16 +32,13 @@ from strategies.presets import DEFAULT_PRESET
 
 def abilities(
     ctx: typer.Context,
-    theme: Annotated[str, typer.Option(help="Theme id or path to a theme TOML file.")] = "classic",
-    players: Annotated[int, typer.Option(help="Players at the table.")] = 5,
+    theme: ThemeOption = "classic",
+    players: PlayersOption = 5,
     games: Annotated[
         int, games_option("Games per character and arm (with, without its ability).")
     ] = 20_000,
     seed: Annotated[int, typer.Option(help="Seed, shared by both arms of every character.")] = 1,
-    strategy: Annotated[
-        str,
-        typer.Option(help='Bot preset every seat plays, or one per role: "leader=smart,...".'),
-    ] = DEFAULT_PRESET,
+    strategy: StrategyOption = DEFAULT_PRESET,
     characters: Annotated[
         str | None,
         typer.Option(help="Characters to measure, comma-separated (default: all of the theme)."),
@@ -110,16 +110,13 @@ def abilities(
 
 def cards(
     ctx: typer.Context,
-    theme: Annotated[str, typer.Option(help="Theme id or path to a theme TOML file.")] = "classic",
-    players: Annotated[int, typer.Option(help="Players at the table.")] = 5,
+    theme: ThemeOption = "classic",
+    players: PlayersOption = 5,
     games: Annotated[
         int, games_option("Games per arm: the printed deck, and each card knocked out.")
     ] = 20_000,
     seed: Annotated[int, typer.Option(help="Seed, shared by every arm.")] = 1,
-    strategy: Annotated[
-        str,
-        typer.Option(help='Bot preset every seat plays, or one per role: "leader=smart,...".'),
-    ] = DEFAULT_PRESET,
+    strategy: StrategyOption = DEFAULT_PRESET,
     names: Annotated[
         str | None,
         typer.Option("--cards", help="Cards to knock out, comma-separated (default: every card)."),
@@ -199,8 +196,8 @@ def cards(
 
 def character(
     name: Annotated[str, typer.Argument(help="The character, as the theme names it.")],
-    theme: Annotated[str, typer.Option(help="Theme id or path to a theme TOML file.")] = "classic",
-    players: Annotated[int, typer.Option(help="Players at the table.")] = 5,
+    theme: ThemeOption = "classic",
+    players: PlayersOption = 5,
     games: Annotated[
         int,
         games_option(
@@ -208,10 +205,7 @@ def character(
         ),
     ] = 40_000,
     seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same answer.")] = 1,
-    strategy: Annotated[
-        str,
-        typer.Option(help='Bot preset every seat plays, or one per role: "leader=smart,...".'),
-    ] = DEFAULT_PRESET,
+    strategy: StrategyOption = DEFAULT_PRESET,
     threads: Threads = None,
 ) -> None:
     """Is this character too strong or too weak? One answer, in plain sentences.
@@ -240,8 +234,8 @@ def character(
 
 def skill(
     ctx: typer.Context,
-    theme: Annotated[str, typer.Option(help="Theme id or path to a theme TOML file.")] = "classic",
-    players: Annotated[int, typer.Option(help="Players at the table.")] = 5,
+    theme: ThemeOption = "classic",
+    players: PlayersOption = 5,
     games: Annotated[int, games_option("Games per role and level.")] = 20_000,
     seed: Annotated[int, typer.Option(help="Seed, shared by every cell.")] = 1,
     field: Annotated[
