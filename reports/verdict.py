@@ -6,9 +6,10 @@ strongest strategy level present, the weaker levels' rates beside it:
     55.7%] against an even 33.3%; under smart 73.8%.
 
 The strongest level is the one a designer should trust: bots that play better leave less
-of the result to the bots' mistakes. The order is STRENGTH (tuned, found by search, above
-the hand-written presets; a per-role mix counts as its weakest role's preset; a preset of
-the designer's own file is ranked with smart).
+of the result to the bots' mistakes. The order is STRENGTH (strong, learned from a
+searching player, above tuned, found by search, above the hand-written presets; a per-role
+mix counts as its weakest role's preset; a preset of the designer's own file is ranked with
+smart).
 
 The reference is "even" (an equal share for each side at the table: 1 / sides, a third)
 unless the designer gives targets (`--targets 40,40,20`: leader + deputies, outlaws,
@@ -41,7 +42,10 @@ from simcore.errors import UserError
 from simcore.runs.cells import SIDES
 from strategies.presets import split_search
 
-STRENGTH = {"random": 0, "basic": 1, "cautious": 2, "aggressive": 2, "smart": 2, "tuned": 3}
+STRENGTH = {
+    "random": 0, "basic": 1, "cautious": 2, "aggressive": 2, "smart": 2, "tuned": 3,
+    "strong": 4,  # learned from a searching player's rollouts over tuned (docs/strong.md)
+}  # fmt: skip
 OWN_PRESET = 2  # a preset from the designer's own presets file (FILE.toml:NAME)
 
 

@@ -175,6 +175,7 @@ def test_the_verdict_reads_from_the_strongest_level_present():
     assert side_phrase("leader", "walking_dead", walking) == "the Survivors' Leader's side"
     assert side_phrase("outlaw", "classic", NAMES) == "the Outlaws"
     assert strength("tuned") > strength("smart") > strength("basic") > strength("random")
+    assert strength("search:strong") > strength("strong") > strength("search:tuned")
     assert strength("leader=tuned,deputy=tuned,outlaw=random,renegade=tuned") == 0
     # a searching seat ranks above its base, with or without settings on its spec
     assert strength("search:tuned") == strength("search@budget=32@z=2:tuned") == 3.5
