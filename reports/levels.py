@@ -8,10 +8,13 @@ fewer: `{ strategy = "search:tuned", games = 2000 }`, with wider intervals) and 
 strongest and weakest characters, with flags where a verdict depends on the level:
 
 - the leading side (the highest win rate) is not the same at every level;
-- a side is significantly above its even share at one level and significantly below it at
-  another (its 95% Wilson interval excludes the even share on both sides);
+- a side's verdict is not the same at every level: above its even share at one level,
+  below it or within luck at another (its 95% Wilson interval above, below or across the
+  even share);
 - the strongest or the weakest character (overall effect, role mix controlled for) is not
-  the same at every level.
+  the same at every level;
+- a character's verdict is not the same at every level: stronger at one (its effect beyond
+  luck after Holm's correction, above 0), weaker or within luck at another.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from typing import Any
 import polars as pl
 
 SIDES = ("leader", "outlaw", "renegade")
+FLAGGED_CHARACTERS = 6  # a flag names so many characters whose verdict changes, then a count
 
 
 @dataclass
@@ -81,7 +85,19 @@ def _level(config: dict[str, Any], sides: pl.DataFrame, characters: pl.DataFrame
         "sides": rows,
         "best": chars.row(0, named=True) if chars.height else None,
         "worst": chars.row(-1, named=True) if chars.height else None,
+        "verdicts": {
+            r["character"]: _verdict(
+                r.get("significant", False), r["effect"], 0.0, "stronger", "weaker"
+            )
+            for r in chars.iter_rows(named=True)
+        },  # fmt: skip
     }
+
+
+def _verdict(beyond_luck: bool, value: float, reference: float, up: str, down: str) -> str:
+    if not beyond_luck:
+        return "within luck"
+    return up if value > reference else down
 
 
 def _flags(levels: list[dict[str, Any]]) -> list[str]:
@@ -93,12 +109,16 @@ def _flags(levels: list[dict[str, Any]]) -> list[str]:
             + ", ".join(f"{lv['strategy']} {s}" for lv, s in zip(levels, leaders, strict=True))
         )
     for side in SIDES:
-        above = [lv["strategy"] for lv in levels if _row(lv, side, "lower") > _even(lv, side)]
-        below = [lv["strategy"] for lv in levels if _row(lv, side, "upper") < _even(lv, side)]
-        if above and below:
+        said = {}  # verdict -> the levels that give it
+        for lv in levels:
+            if side in lv["sides"]:
+                lo, hi, even = _row(lv, side, "lower"), _row(lv, side, "upper"), _even(lv, side)
+                verdict = _verdict(lo > even or hi < even, lo, even, "above even", "below even")
+                said.setdefault(verdict, []).append(lv["strategy"])
+        if len(said) > 1:
             flags.append(
-                f"the {side} side is above even with {', '.join(above)} and below it with "
-                f"{', '.join(below)}"
+                f"the {side} side is "
+                + " and ".join(f"{v} with {', '.join(names)}" for v, names in said.items())
             )
     for which in ("best", "worst"):
         names = [lv[which]["character"] for lv in levels if lv[which]]
@@ -108,6 +128,25 @@ def _flags(levels: list[dict[str, Any]]) -> list[str]:
                 f"the {word} character changes with the level: "
                 + ", ".join(f"{lv['strategy']} {lv[which]['character']}" for lv in levels)
             )
+    changed = [
+        name
+        for name in levels[0]["verdicts"]
+        if len({lv["verdicts"].get(name) for lv in levels}) > 1
+    ]
+    if changed:
+        told = [
+            f"{name} ("
+            + ", ".join(
+                f"{lv['strategy']} {lv['verdicts'].get(name, 'not dealt')}" for lv in levels
+            )
+            + ")"
+            for name in changed[:FLAGGED_CHARACTERS]
+        ]
+        more = len(changed) - len(told)
+        flags.append(
+            f"{len(changed)} character verdict{'s change' if len(changed) > 1 else ' changes'} "
+            "with the level: " + "; ".join(told) + (f"; and {more} more" if more > 0 else "")
+        )
     return flags
 
 

@@ -46,22 +46,30 @@ def test_flags_only_what_changes():
     ]
     sides = pl.DataFrame(
         side_rows("a/5p/x", {"leader": (0.6, 0.55, 0.65), "outlaw": (0.3, 0.25, 0.35)})
-        + side_rows("a/5p/y", {"leader": (0.5, 0.45, 0.55), "outlaw": (0.4, 0.35, 0.45)})
+        + side_rows("a/5p/y", {"leader": (0.5, 0.45, 0.55), "outlaw": (0.36, 0.31, 0.41)})
     )
     chars = pl.DataFrame(
         {
             "config": ["a/5p/x", "a/5p/x", "a/5p/y", "a/5p/y"],
             "character": ["P", "Q", "P", "Q"],
             "effect": [0.05, -0.05, 0.02, -0.01],
+            "significant": [True, False, True, False],
         }
     )
     (group,) = strategy_levels(configs, sides, chars)
     assert [lv["strategy"] for lv in group.levels] == ["x", "y"]
-    assert group.flags == []  # the leader's side leads at both levels, P strongest at both
+    # the leader's side leads and is above even at both levels, the outlaws within luck at
+    # both, P strongest (and stronger beyond luck) at both, Q within luck at both
+    assert group.flags == []
     sides = pl.DataFrame(
         side_rows("a/5p/x", {"leader": (0.6, 0.55, 0.65), "outlaw": (0.3, 0.25, 0.35)})
         + side_rows("a/5p/y", {"leader": (0.2, 0.15, 0.25), "outlaw": (0.4, 0.35, 0.45)})
     )
+    chars = chars.with_columns(significant=pl.Series([True, False, False, False]))
     (group,) = strategy_levels(configs, sides, chars)
     assert any("leading side changes" in f for f in group.flags)
-    assert any("leader side is above even with x and below it with y" in f for f in group.flags)
+    assert "the leader side is above even with x and below even with y" in group.flags
+    assert "the outlaw side is within luck with x and above even with y" in group.flags
+    assert "1 character verdict changes with the level: P (x stronger, y within luck)" in (
+        group.flags
+    )
