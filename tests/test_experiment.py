@@ -223,7 +223,14 @@ def test_a_shipped_experiment_by_name_is_its_file(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize(
-    "name", ["default.toml", "leader_extra_life.toml", "more_missed.toml", "search_level.toml"]
+    "name",
+    [
+        "default.toml",
+        "leader_extra_life.toml",
+        "more_missed.toml",
+        "search_level.toml",
+        "strong_level.toml",
+    ],
 )
 def test_shipped_experiments_are_valid(tmp_path, name):
     plan = plan_experiment(SHIPPED / name, tmp_path / "run")
