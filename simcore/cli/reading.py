@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from simcore.cli.options import TargetsOption, fail
+from simcore.cli.options import ShowProgress, TargetsOption, fail
 from simcore.errors import UserError
 from simcore.runs.runfolder import (
     check_writable,
@@ -32,6 +32,7 @@ def report(
             help="html: the whole report as one page with its charts embedded, for mailing.",
         ),
     ] = False,
+    progress: ShowProgress = True,
 ) -> None:
     """Render a run folder's report and print its balance summary.
 
@@ -65,7 +66,7 @@ def report(
     except UserError as e:
         fail(str(e))
     if format == "html":
-        written = [write_report(loaded, out, single_file, progress=True)]
+        written = [write_report(loaded, out, single_file, progress=progress)]
     else:
         written = export_tables(loaded.tables, format, out or loaded.run / "report")
     echo_summary(loaded)
