@@ -5,6 +5,7 @@ simcore.engine.labels, simcore.studies.learn)."""
 from __future__ import annotations
 
 import math
+import pickle
 
 import numpy as np
 import pytest
@@ -23,7 +24,8 @@ from simcore.engine.tables import pack_tables
 from simcore.engine.theme import load_theme
 from simcore.engine.view import HIDDEN_ROLES, role_marginals
 from simcore.engine.vocab import EFFECTS, R_DEPUTY, R_OUTLAW, R_RENEGADE, ROLES
-from simcore.studies.learn import fit_tables
+from simcore.runs.backend import LocalBackend
+from simcore.studies.learn import fit_tables, label_round
 from strategies.learned import PRIOR
 from strategies.learned_files import Learned, learned_toml, load_learned
 from strategies.params import CONTEXT, LEARN_SLOTS, N_CTX
@@ -222,6 +224,28 @@ def test_labels_are_the_same_whatever_the_chunks():
         assert np.array_equal(
             getattr(whole, f), np.concatenate([getattr(head, f), getattr(tail, f)])
         )
+
+
+class ShippedAway(LocalBackend):
+    """A backend that sends every work item and its function through pickle, as Ray does,
+    and plays the items last to first."""
+
+    def map(self, fn, items):
+        items = list(items)
+        done = [pickle.loads(pickle.dumps(fn))(pickle.loads(pickle.dumps(i))) for i in items[::-1]]
+        return iter(done[::-1])
+
+
+def test_a_round_labels_the_same_on_any_backend():
+    """A round's labelling is CHUNK-game work items (learn.label_chunk): sent away as Ray
+    sends them, played in any order, their labels are those of one call over every game."""
+    theme = load_theme("classic")
+    away = label_round(theme, 5, "strong", 4, 70, 0.1, 2, 1.0, backend=ShippedAway())
+    strategy = resolve_strategy("strong", 5, "classic")
+    here = label_decisions(theme, 5, 4, 70, strategy, character_pool(theme, None, 5), 0.1, 2, 1.0)
+    assert len(here.meta) > 10
+    for f in ("meta", "wins", "slot", "ctx"):
+        assert np.array_equal(getattr(away, f), getattr(here, f)), f
 
 
 def random_tables(seed: int) -> np.ndarray:

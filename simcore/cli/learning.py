@@ -9,13 +9,22 @@ from typing import Annotated, Any
 
 import typer
 
-from simcore.cli.options import PlayersOption, ShowProgress, ThemeOption, fail
+from simcore.cli.options import (
+    BackendName,
+    PlayersOption,
+    RayAddress,
+    ShowProgress,
+    ThemeOption,
+    fail,
+    open_backend,
+)
 from simcore.runs.runfolder import check_writable
 from strategies.learned_files import CHECK_GAMES, GAMES, RATE, ROUNDS, WORLDS
 from strategies.presets import Search
 
 
 def learn(
+    ctx: typer.Context,
     theme: ThemeOption = "classic",
     players: PlayersOption = 5,
     rounds: Annotated[
@@ -52,6 +61,8 @@ def learn(
         ),
     ] = False,
     progress: ShowProgress = True,
+    backend_name: BackendName = "local",
+    address: RayAddress = None,
 ) -> None:
     """Learn a field that plays closer to a searching player: the strong field.
 
@@ -95,9 +106,10 @@ def learn(
             typer.echo(f"round {k}: fitted; checking against the field it learned from", err=True)
 
     try:
+        backend = open_backend(ctx, backend_name, address)
         done = run_rounds(
             loaded, players, folder, rounds, games, worlds, rate, seed, start, beta,
-            check_games, command, tick,
+            check_games, command, tick, backend,
         )  # fmt: skip
     except ValueError as e:
         fail(str(e))

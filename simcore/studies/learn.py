@@ -35,6 +35,7 @@ from simcore.engine.play import character_pool, check_players
 from simcore.engine.theme import Theme
 from simcore.engine.vocab import ROLES
 from simcore.runs.atomic import write_atomic
+from simcore.runs.backend import Backend, LocalBackend
 from simcore.stats import paired_interval
 from simcore.studies.batch import Work, play_all
 from simcore.studies.search_loop import sub_seed
@@ -48,7 +49,7 @@ from strategies.learned_files import (
     load_learned,
 )
 from strategies.params import LEARN_SLOTS, N_CTX
-from strategies.presets import Search, resolve_strategy
+from strategies.presets import Search, Strategy, resolve_strategy
 
 CHUNK = 32  # games labelled per call (progress, and a backend's work item)
 MIN_ROWS = 40  # plays of one role and effect below which its row stays zero (the base's)
@@ -108,21 +109,46 @@ def fit_tables(labels: list[Labels]) -> np.ndarray:
     return tables
 
 
+@dataclass(frozen=True)
+class LabelChunk:
+    """A backend's work item of a round's labelling: games game0 .. game0 + n - 1 of seed,
+    played by `strategy` (resolved) and labelled (simcore.engine.labels.label_decisions)."""
+
+    theme: Theme
+    players: int
+    strategy: Strategy
+    seed: int
+    game0: int
+    n: int
+    rate: float
+    worlds: int
+    beta: float
+
+
+def label_chunk(job: LabelChunk) -> Labels:
+    """The labels of one chunk (module level: backends pickle it by reference)."""
+    pool = character_pool(job.theme, None, job.players)
+    return label_decisions(job.theme, job.players, job.seed, job.n, job.strategy, pool,
+                           job.rate, job.worlds, job.beta, game0=job.game0)  # fmt: skip
+
+
 def label_round(
     theme: Theme, players: int, field: str, seed: int, games: int, rate: float, worlds: int,
-    beta: float, progress: Callable[[int], None] | None = None,
+    beta: float, progress: Callable[[int], None] | None = None, backend: Backend | None = None,
 ) -> Labels:  # fmt: skip
-    """The labels of `games` games of `field` (a spec) of seed, CHUNK games a call, the
-    worlds' hidden roles following the record by `beta` (search.draw_assignment)."""
+    """The labels of `games` games of `field` (a spec) of seed, CHUNK games a work item on
+    `backend` (default local: the same labels either way), the worlds' hidden roles
+    following the record by `beta` (search.draw_assignment)."""
     strategy = resolve_strategy(field, players, theme.plays_as)
-    pool = character_pool(theme, None, players)
+    jobs = [
+        LabelChunk(theme, players, strategy, seed, g0, min(CHUNK, games - g0), rate, worlds, beta)
+        for g0 in range(0, games, CHUNK)
+    ]
     parts = []
-    for g0 in range(0, games, CHUNK):
-        n = min(CHUNK, games - g0)
-        parts.append(label_decisions(theme, players, seed, n, strategy, pool, rate, worlds,
-                                     beta, game0=g0))  # fmt: skip
+    for job, part in zip(jobs, (backend or LocalBackend()).map(label_chunk, jobs), strict=True):
+        parts.append(part)
         if progress:
-            progress(n)
+            progress(job.n)
     return Labels(
         *(np.concatenate([getattr(p, f) for p in parts]) for f in ("meta", "wins", "slot", "ctx")),
         worlds, games, sum(p.skipped for p in parts),
@@ -189,6 +215,7 @@ def learn(
     check_games: int = 4000,
     command: str = "",
     progress: Callable[[str, int, int], None] | None = None,
+    backend: Backend | None = None,
 ) -> list[Round]:
     """Run learning rounds into folder `out` (see the module docstring); a round whose field
     exists there is read, not made again. Returns every round."""
@@ -210,7 +237,7 @@ def learn(
         t0 = time.perf_counter()
         tick = (lambda n, k=k: progress("label", k, n)) if progress else None
         labels = label_round(theme, players, field, sub_seed(seed, "learn", k), games, rate,
-                             worlds, beta, tick)  # fmt: skip
+                             worlds, beta, tick, backend)  # fmt: skip
         np.savez_compressed(out / f"labels-{k}.npz", **labels._asdict())
         base, old = field_parts(field, players, theme)
         new = fit_tables([labels])
@@ -218,7 +245,8 @@ def learn(
         write_atomic(trial, learned_toml(Learned(theme.plays_as, players, base, new)).encode())
         if progress:
             progress("check", k, 0)
-        gains = versus(theme, players, field, str(trial), sub_seed(seed, "check", k), check_games)
+        gains = versus(theme, players, where(field), where(str(trial)),
+                       sub_seed(seed, "check", k), check_games, backend)  # fmt: skip
         trial.unlink()
         kept = tuple(r for r, (g, _, _) in gains.items() if g <= 0.0)
         for r in kept:  # a role whose new table did not gain keeps the field's
@@ -233,6 +261,12 @@ def learn(
         done.append(rnd)
         field = str(path)
     return done
+
+
+def where(field: str) -> str:
+    """A field's spec as any process may read it: a learned file's path made absolute (a Ray
+    worker's folder is not this one's)."""
+    return str(Path(field).resolve()) if field.endswith(".toml") else field
 
 
 def field_parts(field: str, players: int, theme: Theme) -> tuple[str, np.ndarray]:
