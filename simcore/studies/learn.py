@@ -186,8 +186,8 @@ def round_header(theme: Theme, players: int, rnd: Round, command: str) -> str:
         for r, (g, lo, hi) in rnd.gains.items()
     )
     return (
-        f"The learned field of {theme.id} at {players} players, round {rnd.number} of a learning\n"
-        f"run: learned from {Path(rnd.learned_from).name}'s games and rollouts.\n"
+        f"The learned field of {theme.id} at {players} players: field {rnd.number} of the\n"
+        f"learning run below, learned from {Path(rnd.learned_from).name}'s games and rollouts.\n"
         f"Cost: {rnd.games:,} games, {rnd.decisions:,} decisions labelled, "
         f"{rnd.rollouts:,} rollouts, {rnd.seconds:,.0f} s.\n"
         f"Against the field it learned from, each role playing its new table gains (points, "
