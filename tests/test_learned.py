@@ -248,6 +248,18 @@ def test_a_round_labels_the_same_on_any_backend():
         assert np.array_equal(getattr(away, f), getattr(here, f)), f
 
 
+def unshipped_table() -> tuple[str, int]:
+    """(theme, players) of a table no strong field is shipped for."""
+    from strategies.learned_files import shipped_strong
+
+    return next(
+        (t, n)
+        for t in ("classic", "star_wars", "walking_dead", "classic_dodge_city")
+        for n in range(4, 8)
+        if f"{t}_{n}p" not in shipped_strong()
+    )
+
+
 def random_tables(seed: int) -> np.ndarray:
     """Weights on every column of every effect's row (row 0, no effect, is never played)."""
     tables = np.random.default_rng(seed).normal(0.0, 0.05, (4, LEARN_SLOTS, N_CTX))
@@ -338,14 +350,7 @@ def test_run_plays_strong_where_shipped_and_refuses_elsewhere_writing_nothing(tm
                                "strong", "--out", str(out), "--no-progress"])  # fmt: skip
     assert done.exit_code == 0, done.output
     assert "under strong play" in done.output
-    from strategies.learned_files import shipped_strong
-
-    theme, n = next(
-        (t, n)
-        for t in ("classic", "star_wars", "walking_dead")
-        for n in range(4, 8)
-        if f"{t}_{n}p" not in shipped_strong()
-    )  # a table no strong field is shipped for
+    theme, n = unshipped_table()
     missing = tmp_path / "missing"
     refused = runner.invoke(app, ["run", "--theme", theme, "--players", str(n), "--games", "200",
                                   "--strategy", "strong", "--out", str(missing), "--no-progress"])  # fmt: skip

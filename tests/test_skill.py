@@ -3,13 +3,13 @@ each strategy level against one field, on the same deals."""
 
 import polars as pl
 import pytest
+from test_learned import unshipped_table
 from typer.testing import CliRunner
 
 from simcore.cli import app
 from simcore.engine.theme import load_theme
 from simcore.studies.skill import LEVELS, skill_depth, skill_levels, skill_line
 from simcore.studies.tournament import tournament
-from strategies.learned_files import shipped_strong
 
 runner = CliRunner()
 
@@ -39,12 +39,7 @@ def test_rates_are_the_tournaments_on_the_same_deals():
 def test_levels_and_the_line_name_the_steepest_role():
     classic = load_theme("classic")
     assert skill_levels(classic, 5)[-1] == "strong"  # shipped for classic at 5 players
-    theme, n = next(
-        (t, n)
-        for t in ("star_wars", "walking_dead", "classic_dodge_city")
-        for n in range(4, 8)
-        if f"{t}_{n}p" not in shipped_strong()
-    )  # a table no strong field is shipped for
+    theme, n = unshipped_table()
     assert skill_levels(load_theme(theme), n, search=True) == [*LEVELS, "search:tuned"]
     table = skill_depth(classic, 4, 120, 3, "basic", levels=["smart", "tuned"])
     top = table.filter(pl.col("rank") == 1).sort("over_base", descending=True).row(0, named=True)
