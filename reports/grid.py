@@ -169,8 +169,9 @@ def even_text(grid: Grid) -> str:
 def grid_text(sides: pl.DataFrame, names: Names, style: bool = True) -> str:
     """The grid for the terminal: one line per series, three rates per player count
     (leader + deputies, outlaws, renegade, in %), * where the rate misses even by more
-    than MARK_AT beyond luck (Rate.marked; coloured blue above, red below when `style` and the terminal shows colour), then the
-    legend of each theme's side names and the games per cell."""
+    than MARK_AT beyond luck (Rate.marked; coloured blue above, red below when `style` and
+    the terminal shows colour), then the legend of each theme's side names and the games
+    per cell."""
     grid = side_grid(sides)
     width = max([len("configuration"), *map(len, grid.rows)])
     cell_width = 3 * 6 + 2  # three rates of 6 characters, a space between

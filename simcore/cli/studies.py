@@ -177,9 +177,10 @@ def cards(
     named = Names({loaded.id: dict(loaded.role_names)}, {loaded.id: loaded.title})
     side = lambda s: named.side(s, loaded.id)  # noqa: E731
     label = table["strategy"][0]
+    top = top_line(table, side)
     typer.echo(
         f"{loaded.title}, {players} players, {label}: {games:,} games per arm (seed {seed}). "
-        f"K{top_line(table, side)[1:]}."
+        f"{top[0].upper()}{top[1:]}."
     )
     typer.echo("\n".join(card_lines(table, side)))
     typer.echo(
