@@ -34,7 +34,7 @@ def scores_while_listing(G, p):
 def listing_inputs(G, T, w, p):
     """What every play's score reads besides the play, once per listing (w: p's parameters)."""
     if learned.is_learned(w):
-        learned.prepare(G, p)
+        learned.prepare(G, T, p)
     return policy.scoring_inputs(G, T, w, p)
 
 
@@ -55,7 +55,7 @@ def play_context(G, T, p, k, out):
     returns the table's row for it (strategies.learned.slot_of). A teacher labels plays so."""
     w = G.w[p]
     beer_works, my_reach = policy.scoring_inputs(G, T, w, p)
-    learned.prepare(G, p)
+    learned.prepare(G, T, p)
     i, e = policy.action_effect(G, T, p, k)
     tgt = G.act_tgt[k]
     opt = G.act_opt[k]

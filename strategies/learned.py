@@ -60,18 +60,11 @@ def clip(x, low, high):
 
 @njit(cache=True)
 def context(G, T, w, p, i, e, tgt, opt, s):
-    """Fill G.ctx with params.CONTEXT for p's play of hand card i (-1: an ability) as
-    effect e on tgt with option opt, s its scored-policy score; reads G.enemy (filled by
-    policy.scoring_inputs for p) and G.marg (prepare)."""
-    life = G.life[p]
-    own_max = max(G.max_life[p], 1)
-    G.ctx[0] = 1.0
+    """Fill the play's columns of G.ctx (params.CONTEXT) for p's play of hand card i (-1: an
+    ability) as effect e on tgt with option opt, s its scored-policy score; the seat's own
+    columns are prepare's. Reads G.enemy (filled by policy.scoring_inputs for p) and G.marg."""
     G.ctx[1] = 1.0 if s > 0.0 else 0.0
     G.ctx[2] = max(s, -1.0) / 100.0
-    G.ctx[3] = life / own_max
-    G.ctx[4] = 1.0 if life == 1 else 0.0
-    G.ctx[5] = max(G.hand_n[p] - life, 0) / 2.0
-    G.ctx[6] = G.hand_n[p] / 5.0
     other = tgt != p
     G.ctx[7] = 0.0 if other else 1.0
     G.ctx[8] = 1.0 if other and tgt == 0 else 0.0
@@ -81,11 +74,27 @@ def context(G, T, w, p, i, e, tgt, opt, s):
     G.ctx[12] = G.life[tgt] / 5.0 if other else 0.0
     G.ctx[13] = 1.0 if other and G.life[tgt] == 1 else 0.0
     G.ctx[14] = G.hand_n[tgt] / 5.0 if other else 0.0
-    cover = in_play_has(G, tgt, E_BARREL) or in_play_has(G, tgt, E_MUSTANG)
-    G.ctx[15] = 1.0 if other and cover else 0.0
+    cover = other and (in_play_has(G, tgt, E_BARREL) or in_play_has(G, tgt, E_MUSTANG))
+    G.ctx[15] = 1.0 if cover else 0.0
     taken = e >= 0 and FX_PICKS[e] and opt >= 0
     G.ctx[16] = 1.0 if taken else 0.0
     G.ctx[17] = w[P_VALUE + T.card_effect[G.table[tgt, opt]]] / 10.0 if taken else 0.0
+    G.ctx[26] = G.marg[tgt, R_OUTLAW] if other else 0.0
+    G.ctx[27] = G.marg[tgt, R_RENEGADE] if other else 0.0
+    G.ctx[28] = G.marg[tgt, R_DEPUTY] if other else 0.0
+
+
+@njit(cache=True)
+def seat_context(G, T, p):
+    """Fill the columns of G.ctx that read only the seat and the table, not the play: the
+    same for every play of one listing."""
+    life = G.life[p]
+    own_max = max(G.max_life[p], 1)
+    G.ctx[0] = 1.0
+    G.ctx[3] = life / own_max
+    G.ctx[4] = 1.0 if life == 1 else 0.0
+    G.ctx[5] = max(G.hand_n[p] - life, 0) / 2.0
+    G.ctx[6] = G.hand_n[p] / 5.0
     G.ctx[18] = n_alive(G) / G.s[S_N]
     G.ctx[19] = G.life[0] / max(G.max_life[0], 1)
     outlaws = role_total(G, R_OUTLAW)
@@ -95,18 +104,17 @@ def context(G, T, w, p, i, e, tgt, opt, s):
     G.ctx[23] = count_in_hand(G, T, p, E_MISSED) / 2.0
     G.ctx[24] = 1.0 if G.s[S_BANGS] > 0 else 0.0
     G.ctx[25] = (G.max_life[p] - life) / own_max
-    G.ctx[26] = G.marg[tgt, R_OUTLAW] if other else 0.0
-    G.ctx[27] = G.marg[tgt, R_RENEGADE] if other else 0.0
-    G.ctx[28] = G.marg[tgt, R_DEPUTY] if other else 0.0
 
 
 @njit(cache=True)
-def prepare(G, p):
-    """What a learned seat's context reads besides the play, once per listing: its belief
-    of every seat's role (G.marg, view.role_marginals with the teacher's BELIEF_BETA),
-    computed anew only when the seat, its role, the others' record or the living changed
-    since (S_MARG_FOR: the belief reads nothing else; p's own acts change only its own
-    record, which p's belief does not read)."""
+def prepare(G, T, p):
+    """What a learned seat's context reads besides the play, once per listing: the seat's own
+    columns of G.ctx (seat_context) and its belief of every seat's role (G.marg,
+    view.role_marginals with the teacher's BELIEF_BETA), the belief computed anew only when
+    the seat, its role, the others' record or the living changed since (S_MARG_FOR: the
+    belief reads nothing else; p's own acts change only its own record, which p's belief
+    does not read)."""
+    seat_context(G, T, p)
     key = ((G.s[S_RECORD] - G.acted[p]) * 8 + G.s[S_ALIVE_N]) * 32 + p * 4 + G.role[p] + 1
     if G.s[S_MARG_FOR] != key:
         G.s[S_MARG_FOR] = key
@@ -153,7 +161,7 @@ def choose_action(G, T, p, n):
         return k
     w = G.w[p]
     beer_works, my_reach = policy.scoring_inputs(G, T, w, p)
-    prepare(G, p)
+    prepare(G, T, p)
     best = -1
     best_v = 0.0
     for k in range(n):

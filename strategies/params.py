@@ -13,7 +13,7 @@ from simcore.engine.vocab import EFFECTS, N_EFFECTS, ROLES
 # table (their decision functions, the public record kernel.record, the shipped tuned values
 # in strategies/tuned), so that games of a given
 # seed change; docs/changelog.md says why (tests/test_same_games.py checks both).
-POLICY_VERSION = 12
+POLICY_VERSION = 13
 
 P_RANDOM = 0  # 1: uniform over legal choices (the floor); 0: the scored policy below
 P_HEAL_MISSING = 1  # drink a heal card on your turn once this much life is missing
@@ -66,7 +66,7 @@ P_LEARNED = P_TEMPERED + 17  # k >= 1: plays are scored by learned table k - 1 (
 #                              that carries the tables, never searched
 N_PARAMS = P_TEMPERED + 18
 
-# What a learned table reads of a play (strategies.learned.context), in its columns' order:
+# What a learned table reads of a play (strategies.learned: seat_context, context), in order:
 # each is a number of the seat's view, scaled to about 0..1.
 CONTEXT = (
     "bias",  # 1

@@ -4,6 +4,7 @@ simcore.engine.labels, simcore.studies.learn)."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import pickle
 
@@ -152,6 +153,34 @@ def test_a_learned_seat_s_role_marginals_match_the_hand_computation(beta):
     assert out[2, R_OUTLAW] == pytest.approx(1.0 - at_two)
     assert out[[2, 3, 4], R_DEPUTY].sum() == 0.0 and out[0, 0] == out[1, R_DEPUTY] == 1.0
     assert np.allclose(out[:5].sum(axis=1), 1.0)
+
+
+@pytest.mark.parametrize("scale", [1.0, 150.0])
+def test_role_marginals_match_the_weights_of_every_assignment(scale):
+    """At 7 players an outlaw (seat 3) sees four hidden seats holding two deputies, one
+    outlaw and the renegade, each with its own record (karma) and what the outlaw alone saw
+    (belief): the marginals are those of every ordering weighted by assignment_weight's
+    formula, exp(min(beta * sum of lawness x (karma + belief), 700)), summed by brute force;
+    also with records so long (scale 150) that one seat's factor alone would overflow."""
+    G = new_states(1)[0]
+    G.s[S_N] = 7
+    G.alive[:7] = 1
+    G.role[:7] = [0, R_DEPUTY, R_OUTLAW, R_OUTLAW, R_DEPUTY, R_OUTLAW, R_RENEGADE]
+    G.karma[:7] = np.array([0.0, 1.5, -2.0, 0.0, 0.5, -0.5, 1.0]) * scale
+    G.belief[3, :7] = np.array([0.0, 0.5, 0.0, 0.0, -1.0, 0.25, 0.0]) * scale
+    G.alive[5] = 0  # a dead outlaw: revealed, so not hidden
+    beta = 0.7
+    role_marginals(G, 3, beta)
+    hidden = [1, 2, 4, 6]
+    law = {R_DEPUTY: 1.0, R_OUTLAW: -1.0, R_RENEGADE: 0.0}
+    want = np.zeros((7, 4))
+    for order in set(itertools.permutations([R_DEPUTY, R_DEPUTY, R_OUTLAW, R_RENEGADE])):
+        x = sum(law[r] * (G.karma[q] + G.belief[3, q]) for q, r in zip(hidden, order, strict=True))
+        for q, r in zip(hidden, order, strict=True):
+            want[q, r] += math.exp(min(beta * x, 700.0))
+    want[hidden] /= want[hidden].sum(axis=1, keepdims=True)
+    assert np.allclose(G.marg[hidden], want[hidden], rtol=1e-12, atol=1e-300)
+    assert G.marg[5, R_OUTLAW] == G.marg[3, R_OUTLAW] == G.marg[0, 0] == 1.0
 
 
 def toy_labels(n: int, seed: int) -> Labels:

@@ -173,12 +173,13 @@ STATE_FIELDS = [
     ("act_tgt", np.int64, (MAX_ACTIONS,)),  # target seat
     ("act_opt", np.int64, (MAX_ACTIONS,)),  # option: card to take (-1 random from hand)
     ("ctx", np.float64, (N_CTX,)),  # a learned seat's context of the play it scores
+    ("fac", np.float64, (MAX_PLAYERS,)),  # scratch: view.role_marginals' factor per seat
 ]
 STATE_DTYPE = np.dtype(STATE_FIELDS, align=True)
-# The legal-play scratch, last in the record: kernel.legal_actions writes it before anything
-# reads it, so a copy of a state (simcore.engine.search) takes every field before it, as
+# The scratch of listing and scoring, last in the record: each is written before anything
+# reads it (kernel.legal_actions, a learned seat's scoring), so a copy of a state (simcore.engine.search) takes every field before it, as
 # int64 words, and none of it. A field added after it would be left out of copies: refused.
-SCRATCH = ("act_idx", "act_tgt", "act_opt", "ctx")
+SCRATCH = ("act_idx", "act_tgt", "act_opt", "ctx", "fac")
 
 
 def copied_words(fields: list[tuple]) -> int:

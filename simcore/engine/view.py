@@ -113,6 +113,7 @@ def lawness(role):
 # decides: seat i at G.buf[i], its role at G.buf[HIDDEN_ROLES + i]. The functions below
 # index it (no views: a view of a record's field counts references shared by threads).
 HIDDEN_ROLES = MAX_PLAYERS
+FACTOR_MAX = 100.0  # role_marginals' largest exponent of one seat's factor
 
 
 @njit(cache=True)
@@ -170,9 +171,11 @@ def sort_hidden_roles(G, k):
 @njit(cache=True)
 def role_marginals(G, p, beta):
     """G.marg[q, r]: how likely seat q holds role r as p sees the game, by its belief over
-    the assignments of the hidden roles (assignment_weight, every distinct assignment
-    enumerated): 1 for a role p knows (its own, the leader's, the revealed dead's). The
-    hidden roles are the public role mix less those (a count)."""
+    the assignments of the hidden roles (assignment_weight's, every distinct assignment
+    enumerated, its exponential taken apart into one factor per hidden seat, G.fac, where
+    none passes exp(FACTOR_MAX): a product of six stays finite and above 0): 1 for a role p
+    knows (its own, the leader's, the revealed dead's). The hidden roles are the
+    public role mix less those (a count)."""
     n = G.s[S_N]
     for q in range(n):
         for r in range(4):
@@ -192,9 +195,23 @@ def role_marginals(G, p, beta):
         for _ in range(left):
             G.buf[HIDDEN_ROLES + m] = r
             m += 1
+    factors = True  # each seat's factor for a law-side role; none past FACTOR_MAX
+    for i in range(k):
+        x = beta * (G.karma[G.buf[i]] + G.belief[p, G.buf[i]])
+        factors = factors and abs(x) <= FACTOR_MAX
+        G.fac[i] = np.exp(x) if factors else 1.0
     total = 0.0
     while True:
-        w = assignment_weight(G, p, beta, k)
+        if factors:
+            w = 1.0
+            for i in range(k):
+                law = lawness(G.buf[HIDDEN_ROLES + i])
+                if law > 0.0:
+                    w *= G.fac[i]
+                elif law < 0.0:
+                    w /= G.fac[i]
+        else:
+            w = assignment_weight(G, p, beta, k)
         total += w
         for i in range(k):
             G.marg[G.buf[i], G.buf[HIDDEN_ROLES + i]] += w
