@@ -13,18 +13,20 @@ read) raises ReportError with a one-line message.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import polars as pl
-from matplotlib.figure import Figure
 
 from reports import charts
 from reports.aggregate import balance_summary, collect_tables, report_tables
 from reports.bands import band_table, config_bands, robust_characters, with_bands
+from reports.draw import Drawing, draw_all
 from reports.effects import override_effects
 from reports.events import (
     collect_event_cells,
@@ -38,7 +40,6 @@ from reports.grid import MARK_AT, SIDE_HEADINGS, even_text, legend, side_grid
 from reports.html import (
     PAGE,
     Chart,
-    chart,
     pct,
     pp,
     pp_interval,
@@ -199,21 +200,18 @@ def write_report(
     path."""
     out = Path(out) if out is not None else report.run / REPORT_DIR
 
-    def drawn(figures: Figures) -> list[Chart]:
-        bar = progress_bar(desc="report", unit="chart", disable=not progress)
-        with bar:
-            charts_ = []
-            for f in figures:
-                charts_.append(chart(*f))
-                bar.update()
-            return charts_
-
     def drawn_beside_examples(figures: Figures, configs: list[str]):
-        """(the charts drawn, the example games of `configs`): the games are traced in a
-        subprocess (reports.examples) that runs on another core while the charts draw."""
-        with ThreadPoolExecutor(1) as pool:
-            pending = pool.submit(example_games, report.run, configs, report.names)
-            return drawn(figures), pending.result()
+        """(the charts drawn, the example games of `configs`): the games are traced in
+        subprocesses (reports.examples), one per usable core, each taking every k-th
+        configuration, beside the charts' drawing."""
+        k = max(1, min(len(os.sched_getaffinity(0)), len(configs)))
+        with ThreadPoolExecutor(k) as pool:
+            pending = [
+                pool.submit(example_games, report.run, configs[i::k], report.names)
+                for i in range(k)
+            ]
+            charts_ = drawn(figures, progress)
+            return charts_, {c: e for p in pending for c, e in p.result().items()}
 
     if single_file:
         first = report.configs[:1]  # a few games of the first configuration, as traces
@@ -231,7 +229,9 @@ def write_report(
     pages = {config: config_page(config) for config in report.configs}
     context = page_context(report, pages)
     name = report.run.resolve().name
-    figures, examples = drawn_beside_examples(site_figures(report), report.configs)
+    at = context["drawn_at"]  # a weaker level's page links to the strongest's examples too
+    traced = [config for config in report.configs if at[config] == config]
+    figures, examples = drawn_beside_examples(site_figures(report), traced)
     files = [
         (
             pages[config],
@@ -304,6 +304,8 @@ def page_context(report: RunReport, pages: dict[str, str]) -> dict[str, Any]:
         "cards": event_views(report.tables, report.names),
         "ending_text": ending_text,
         "win_chart": None,  # a configuration's page: its chart of the rounds sides win in
+        "drawn_at": drawn_at(report),
+        "charts_at": None,  # a weaker level's page: (label, page) of the level charted
         **glance(report),
     }
 
@@ -317,6 +319,7 @@ def config_context(
         for name, frame in report.tables.items()
     }
     featured = {k: v for k, v in context["featured"].items() if k == config}
+    top = context["drawn_at"][config]
     page = context | {
         "title": config,
         "overview": False,
@@ -327,6 +330,7 @@ def config_context(
         "cards_by_role": True,
         "seat_chart": f"seats-{safe_name(config)}",
         "win_chart": f"win-rounds-{safe_name(config)}",
+        "charts_at": None if top == config else (top, context["pages"][top]),
         "examples": examples,
         "verdict": [(labels, line) for labels, line in context["verdict"] if config in labels],
         "warnings": [w for w in context["warnings"] if w.startswith(f"{config}:")],
@@ -550,48 +554,81 @@ def export_tables(tables: dict[str, pl.DataFrame], fmt: str, out: Path) -> list[
     return write_files(files)
 
 
-Figures = Iterator[tuple[str, str, Figure]]  # (file stem, one-line description, figure)
+Figures = Iterator[tuple[str, str, Drawing]]  # (file stem, one-line description, drawing)
+DRAWN_APART_FROM = 24  # charts from which a report draws them in worker processes
+
+
+def drawn(figures: Figures, progress: bool = False, workers: int | None = None) -> list[Chart]:
+    """Every chart drawn as PNG, in order: by `workers` worker processes (default: one per
+    usable core) when there are DRAWN_APART_FROM or more, else here (reports.draw); the
+    same bytes either way. `progress`: a bar over the charts drawn."""
+    items = list(figures)
+    workers = len(os.sched_getaffinity(0)) if workers is None else workers
+    workers = min(workers, len(items)) if len(items) >= DRAWN_APART_FROM else 1
+    with progress_bar(desc="report", unit="chart", total=len(items), disable=not progress) as bar:
+        pngs = draw_all([d for _, _, d in items], workers, bar.update)
+    return [Chart(name, alt, png) for (name, alt, _), png in zip(items, pngs, strict=True)]
 
 
 def overview_figures(report: RunReport) -> Figures:
     """The charts across configurations: sides, roles, configurations compared (several
     series), ability values, game length; one at a time, in page order."""
     t, names = report.tables, report.names
-    yield "sides", "Win rate by side and player count", charts.side_rates_chart(t["sides"], names)
-    yield "roles", "Win rate by role and player count", charts.role_rates_chart(t["roles"], names)
+    yield (
+        "sides",
+        "Win rate by side and player count",
+        partial(charts.side_rates_chart, t["sides"], names),
+    )
+    yield (
+        "roles",
+        "Win rate by role and player count",
+        partial(charts.role_rates_chart, t["roles"], names),
+    )
     if len(_series(report)) > 1:
         yield (
             "compare-sides",
             "Side win rates compared across configurations",
-            charts.series_bars_chart(t["sides"], names),
+            partial(charts.series_bars_chart, t["sides"], names),
         )
     levels = strategy_levels(
         (report.manifest or {}).get("configs", []), t["sides"], t["characters"]
     )
     if levels:
-        yield "levels", "Side win rates by strategy level", charts.levels_chart(levels, names)
+        yield (
+            "levels",
+            "Side win rates by strategy level",
+            partial(charts.levels_chart, levels, names),
+        )
     for series in sorted(_series(report)):
         yield (
             f"dots-{safe_name(series)}",
             f"{series}: character strength by player count",
-            charts.character_dots(t["characters"], series),
+            partial(charts.character_dots, t["characters"], series),
         )
     for key, group in ability_groups(report).items():
-        yield f"abilities-{safe_name(key)}", f"{key}: ability values", ability_chart(group, key)
+        yield (
+            f"abilities-{safe_name(key)}",
+            f"{key}: ability values",
+            partial(ability_chart, group, key),
+        )
     for key, (group, _) in skill_groups(report).items():
         names = report.names
         roles = {r: names.role(r, group["theme"][0]) for r in vocab.ROLES}
         title = f"{key}: win rate by strategy level"
-        yield f"skill-{safe_name(key)}", title, charts.skill_chart(group, roles, title)
+        yield f"skill-{safe_name(key)}", title, partial(charts.skill_chart, group, roles, title)
     for key, (group, _) in knockout_groups(report).items():
         theme = group["theme"][0]
         title = f"{key}: each card knocked out, {group['strategy'][0]}"
-        side = lambda s, theme=theme: report.names.side(s, theme)  # noqa: E731
-        yield f"knockouts-{safe_name(key)}", title, charts.knockout_chart(group, side, title)
+        side = partial(report.names.side, theme=theme)
+        yield (
+            f"knockouts-{safe_name(key)}",
+            title,
+            partial(charts.knockout_chart, group, side, title),
+        )
     yield (
         "length",
         "Game length distribution",
-        charts.length_chart(t["turn_histogram"], t["game_lengths"]),
+        partial(charts.length_chart, t["turn_histogram"], t["game_lengths"]),
     )
 
 
@@ -602,12 +639,19 @@ def character_figures(report: RunReport, config: str, limit: float) -> Figures:
     yield (
         f"strength-{key}",
         f"{config}: character strength",
-        charts.effect_forest(t["characters"], config),
+        partial(charts.effect_forest, t["characters"], config),
     )
     yield (
         f"heatmap-{key}",
         f"{config}: character effect within each role",
-        charts.effect_heatmap(t["character_roles"], t["characters"], report.names, config, limit),
+        partial(
+            charts.effect_heatmap,
+            t["character_roles"],
+            t["characters"],
+            report.names,
+            config,
+            limit,
+        ),
     )
 
 
@@ -621,27 +665,36 @@ def single_page_figures(report: RunReport) -> Figures:
     yield (
         "seats",
         "Win rate by seat and role",
-        charts.seat_chart(report.tables["seats"], report.names),
+        partial(charts.seat_chart, report.tables["seats"], report.names),
     )
+
+
+def drawn_at(report: RunReport) -> dict[str, str]:
+    """Each configuration -> the one whose page draws its charts: itself, or where several
+    strategy levels play the same setting, the strongest of them (the verdict's level,
+    reports.verdict.verdict_groups); a weaker level's page links there."""
+    top = {label: labels[0] for labels, _ in report_verdict_groups(report) for label in labels}
+    return {config: top.get(config, config) for config in report.configs}
 
 
 def site_figures(report: RunReport) -> Figures:
     """Every chart of the report's pages: the index's overview, then per configuration its
-    characters and seats."""
+    characters and seats, for the strongest strategy level of each setting (drawn_at)."""
     yield from overview_figures(report)
     limit = charts.heatmap_limit(report.tables["character_roles"])
     seats = report.tables["seats"]
-    for config in report.configs:
+    at = drawn_at(report)
+    for config in (c for c in report.configs if at[c] == c):
         yield from character_figures(report, config, limit)
         yield (
             f"seats-{safe_name(config)}",
             f"{config}: win rate by seat and role",
-            charts.seat_chart(seats.filter(pl.col("config") == config), report.names),
+            partial(charts.seat_chart, seats.filter(pl.col("config") == config), report.names),
         )
         yield (
             f"win-rounds-{safe_name(config)}",
             f"{config}: the round each side wins in",
-            charts.win_round_chart(report.tables["win_rounds"], report.names, config),
+            partial(charts.win_round_chart, report.tables["win_rounds"], report.names, config),
         )
 
 

@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 from reports import charts
-from reports.report import load_report, site_figures
+from reports.report import DRAWN_APART_FROM, drawn, load_report, site_figures
 from simcore.runs.experiment import execute_experiment, plan_experiment
 
 TWO_OVERRIDES = """
@@ -63,7 +63,8 @@ def misfits(fig: Figure) -> tuple[list[str], list[str]]:
 def check_every_chart(figures) -> tuple[int, set]:
     """Every figure checked; how many, and the colour scales of the heatmaps among them."""
     problems, count, scales = [], 0, set()
-    for name, _alt, fig in figures:
+    for name, _alt, draw in figures:
+        fig = draw()
         outside, warned = misfits(fig)
         problems += [f"{name}: {text} outside the figure" for text in outside]
         problems += [f"{name}: warning {text}" for text in warned]
@@ -93,10 +94,11 @@ def test_every_chart_of_the_default_experiment_fits(default_run):
     assert len(default_run.configs) == 32
     limit = charts.heatmap_limit(default_run.tables["character_roles"])
     # the index's four (sides, roles, compared, length), the strategy levels' and a
-    # character dot plot per series (8: four themes, two levels), then per configuration its
-    # strength, heatmap, seats and the rounds each side wins in; side by side, one colour is
-    # one effect: every heatmap's scale ends at the largest effect
-    assert check_every_chart(site_figures(default_run)) == (4 + 1 + 8 + 4 * 32, {(-limit, limit)})
+    # character dot plot per series (8: four themes, two levels), then per configuration of
+    # the stronger level (16: tuned; smart's pages link there) its strength, heatmap, seats
+    # and the rounds each side wins in; side by side, one colour is one effect: every
+    # heatmap's scale ends at the largest effect
+    assert check_every_chart(site_figures(default_run)) == (4 + 1 + 8 + 4 * 16, {(-limit, limit)})
     # the one-page form shows the same charts but for the seats of all 32 in one
     assert check_every_chart([whole_seats(default_run)]) == (1, set())
 
@@ -108,10 +110,19 @@ def test_every_chart_of_a_two_override_experiment_fits(overrides_run):
     assert check_every_chart([whole_seats(overrides_run)])[0] == 1
 
 
+def test_charts_drawn_in_worker_processes_are_the_charts_drawn_here(overrides_run):
+    """A report of DRAWN_APART_FROM charts or more draws them in spawned worker processes:
+    the same PNG bytes, in the same order, as drawn one by one here."""
+    apart = drawn(site_figures(overrides_run), workers=2)
+    here = drawn(site_figures(overrides_run), workers=1)
+    assert len(apart) >= DRAWN_APART_FROM
+    assert [(c.name, c.png) for c in apart] == [(c.name, c.png) for c in here]
+
+
 def whole_seats(report):
     """The one page's only chart the pages do not have: the seats of every configuration
     as small multiples (reports.report.single_page_figures)."""
-    return "seats", "", charts.seat_chart(report.tables["seats"], report.names)
+    return "seats", "", lambda: charts.seat_chart(report.tables["seats"], report.names)
 
 
 def test_the_check_catches_a_clipped_label_and_a_layout_warning():
