@@ -2,4 +2,5 @@
 
 from simcore.cli import app
 
-app(prog_name="bangsim")
+if __name__ == "__main__":  # not when a spawned process imports the main module again
+    app(prog_name="bangsim")
