@@ -4,7 +4,8 @@ A chart to draw is a drawing: a function of reports.charts and its data, bound a
 functools.partial, so that it pickles. `draw_all` draws a list of them in order, by
 `workers` processes when asked: each is `python -m reports.draw`, which reads pickled
 drawings from stdin, one at a time, and writes each one's PNG bytes, pickled, to stdout
-until stdin ends. They are subprocesses of their own rather than multiprocessing's, which
+until stdin ends. Charts a worker leaves undrawn (it could not start, or stopped) are drawn
+here. They are subprocesses of their own rather than multiprocessing's, which
 would import the caller's main module again in each. Matplotlib draws the same bytes in
 any process.
 """
@@ -15,7 +16,6 @@ import os
 import pickle
 import subprocess
 import sys
-import tempfile
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -30,18 +30,14 @@ Drawing = Callable[[], Figure]  # a chart's function and its data (a partial: it
 ROOT = Path(__file__).resolve().parent.parent  # the folder `reports` is imported from
 
 
-class DrawError(RuntimeError):
-    """A worker process stopped before it drew every chart it was given."""
-
-
 def png_of(drawing: Drawing) -> bytes:
     return charts.png(drawing())
 
 
 def draw_all(drawings: list[Drawing], workers: int = 1, tick: Callable[[], None] = lambda: None):
     """Each drawing's PNG bytes, in order: drawn here (workers < 2), or by `workers` worker
-    processes, each taking the next drawing not yet taken. `tick` is called once per chart
-    drawn (from the threads that feed the workers)."""
+    processes, each taking the next drawing not yet taken, and here what they left. `tick`
+    is called once per chart drawn (from the threads that feed the workers)."""
     if workers < 2:
         out = []
         for d in drawings:
@@ -57,17 +53,14 @@ def draw_all(drawings: list[Drawing], workers: int = 1, tick: Callable[[], None]
             return next(taken, None)
 
     def feed() -> None:
-        env = {
-            **os.environ,
-            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-        }
-        with tempfile.TemporaryFile() as err:
+        path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+        try:
             with subprocess.Popen(
                 [sys.executable, "-m", "reports.draw"],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=err,
-                env=env,
+                stderr=subprocess.DEVNULL,
+                env={**os.environ, "PYTHONPATH": path},
             ) as worker:
                 try:
                     while (i := next_index()) is not None:
@@ -75,18 +68,18 @@ def draw_all(drawings: list[Drawing], workers: int = 1, tick: Callable[[], None]
                         worker.stdin.flush()
                         pngs[i] = pickle.load(worker.stdout)
                         tick()
-                except (EOFError, BrokenPipeError, pickle.UnpicklingError):
-                    err.seek(0)
-                    lines = err.read().decode(errors="replace").strip().splitlines()
-                    raise DrawError(
-                        f"a chart worker stopped: {lines[-1] if lines else 'no message'}"
-                    ) from None
                 finally:
                     worker.stdin.close()
+        except (OSError, EOFError, pickle.UnpicklingError):
+            return  # a worker that could not start or stopped: the rest are drawn here
 
     with ThreadPoolExecutor(workers) as pool:
         for done in [pool.submit(feed) for _ in range(workers)]:
             done.result()
+    for i, png in enumerate(pngs):  # what a stopped worker left: drawn here
+        if png is None:
+            pngs[i] = png_of(drawings[i])
+            tick()
     return pngs
 
 

@@ -4,6 +4,7 @@ rendering raises no warning (matplotlib's "constrained_layout not applied" among
 Checked on the default experiment at a few games per cell (32 configurations: four themes,
 4 to 7 players, two strategies) and on an experiment with two overrides (four cells)."""
 
+import sys
 import warnings
 from unittest.mock import patch
 
@@ -117,6 +118,14 @@ def test_charts_drawn_in_worker_processes_are_the_charts_drawn_here(overrides_ru
     here = drawn(site_figures(overrides_run), workers=1)
     assert len(apart) >= DRAWN_APART_FROM
     assert [(c.name, c.png) for c in apart] == [(c.name, c.png) for c in here]
+
+
+def test_charts_a_worker_cannot_draw_are_drawn_here(overrides_run, monkeypatch):
+    """Workers that cannot start (here: an interpreter that exits at once) leave every
+    chart to this process: the same charts, no error."""
+    here = drawn(site_figures(overrides_run), workers=1)
+    monkeypatch.setattr(sys, "executable", "/bin/false")
+    assert [c.png for c in drawn(site_figures(overrides_run), workers=2)] == [c.png for c in here]
 
 
 def whole_seats(report):
