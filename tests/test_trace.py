@@ -353,3 +353,20 @@ def test_a_searched_put_back_names_the_cards_drawn():
         options = lines[i + 1 : i + 1 + m]
         assert all(o.strip().startswith("puts back ") for o in options)
         assert sum("← taken" in o for o in options) == 1
+
+
+def test_plain_python_records_are_views_of_their_fields(monkeypatch):
+    """Run as plain Python, the kernel reads a state's fields as a namespace of the
+    record's arrays (state.PlainRecords): a write through it lands in the record."""
+    from numba import config
+
+    from simcore.engine.state import S_TURN, STATE_DTYPE, records
+
+    monkeypatch.setattr(config, "DISABLE_JIT", True)
+    states = records(2, STATE_DTYPE)
+    G = states[1]
+    assert not isinstance(G, np.record)
+    G.s[S_TURN] = 7
+    G.life[2] = 3
+    assert states.s[1, S_TURN] == 7 and states.life[1, 2] == 3 and states.s[0, S_TURN] == 0
+    assert isinstance(states[0:1], np.recarray)  # a slice stays a record array

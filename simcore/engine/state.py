@@ -4,7 +4,10 @@ Card piles hold physical card ids (0..n_cards-1) and -1 where empty. Seat 0 is t
 seats go clockwise. `s` holds the scalars, indexed by the S_* constants below.
 """
 
+from types import SimpleNamespace
+
 import numpy as np
+from numba import config
 
 from simcore.engine.limits import MAX_ACTIONS, MAX_CARD_NAMES, MAX_CARDS, MAX_PLAYERS, MAX_TABLE
 from simcore.engine.vocab import N_EFFECTS
@@ -193,6 +196,25 @@ def copied_words(fields: list[tuple]) -> int:
 COPIED_WORDS = copied_words(STATE_FIELDS)
 
 
+class PlainRecords(np.recarray):
+    """Records for the kernel run as plain Python (NUMBA_DISABLE_JIT=1): records[i] is a
+    namespace of the record's fields, each the field's array (a view of the same memory),
+    so a field read is an attribute lookup rather than numpy's record lookup, which made
+    plain-Python games (traces, the checked tests) several times slower."""
+
+    def __getitem__(self, index):
+        row = super().__getitem__(index)
+        if not isinstance(row, np.record):
+            return row
+        return SimpleNamespace(**{name: row[name] for name in self.dtype.names})
+
+
+def records(n: int, dtype: np.dtype) -> np.recarray:
+    """n zeroed records of `dtype`: a record array, or PlainRecords under plain Python."""
+    return np.zeros(n, dtype).view(PlainRecords if config.DISABLE_JIT else np.recarray)
+
+
 def new_states(n: int) -> np.recarray:
-    """n zeroed game states (one per parallel work item); states[i] is a State record."""
-    return np.zeros(n, STATE_DTYPE).view(np.recarray)
+    """n zeroed game states (one per parallel work item); states[i] is a State record
+    (or, under plain Python, its fields' namespace: PlainRecords)."""
+    return records(n, STATE_DTYPE)

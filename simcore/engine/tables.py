@@ -5,6 +5,7 @@ from typing import NamedTuple
 import numpy as np
 
 from simcore.engine.limits import MAX_CARDS, MAX_CHARACTERS, MAX_PLAYERS
+from simcore.engine.state import records
 from simcore.engine.vocab import N_RULES
 from strategies.params import LEARN_SLOTS, N_CTX, N_LEARNED, NO_LEARNED
 
@@ -60,7 +61,7 @@ def pack_tables(t: Tables, learned: np.ndarray = NO_LEARNED) -> np.recarray:
     """The kernel's record form of `t` as a one-row record array (fields padded to the limits),
     with a strategy's learned tables (float64[k <= N_LEARNED, LEARN_SLOTS, N_CTX]:
     Strategy.learned)."""
-    rec = np.zeros(1, TABLES_DTYPE).view(np.recarray)
+    rec = records(1, TABLES_DTYPE)
     rec.learn[0, : len(learned)] = learned
     n = len(t.card_effect)
     rec.n_cards[0] = n
