@@ -169,7 +169,7 @@ def load_report(run: Path, targets: Targets | None = None) -> RunReport:
         tables["summary"] = balance_summary(
             tables["sides"].lazy(), tables["characters"].lazy(), tables["game_lengths"].lazy()
         ).collect()
-    bands = config_bands(manifest, tables["summary"])  # shipped bands, replayed on these deals
+    bands = config_bands(manifest, tables["summary"], run)  # shipped bands, on these deals
     if bands:
         tables["bands"] = band_table(bands, tables["sides"])
         tables["sides"] = with_bands(tables["sides"], tables["bands"])

@@ -11,6 +11,7 @@ import numpy as np
 import polars as pl
 import pytest
 from played import band
+from polars.testing import assert_frame_equal
 from typer.testing import CliRunner
 
 import simcore
@@ -458,6 +459,32 @@ def test_a_band_whose_end_is_the_run_s_play_holds_the_run_s_rate(run_folder, mon
         if rate[side] != won["tuned"]:  # the first 100 deals alone would read otherwise
             moved.add(side)
     assert seen == {"leader", "outlaw", "renegade"} and moved
+
+
+def test_a_run_keeps_its_band_replays_for_its_reports(run_folder, monkeypatch):
+    """`bangsim run` replays the band ends on the run's deals and keeps them in the run
+    folder: a report reads them there, replaying nothing, and shows what a fresh replay
+    shows; a report of other deals (or other bands, theme, version) replays them anew."""
+    from reports.bands import BANDS_FILE
+    from reports.report import load_report
+
+    monkeypatch.delenv(BANDS_ENV, raising=False)
+    kept = run_folder / BANDS_FILE
+    assert kept.is_file()  # written by the run (the fixture)
+    kept.unlink()
+    fresh = load_report(run_folder)  # replays, and keeps them again
+    assert kept.is_file() and "classic/4p/tuned" in json.loads(kept.read_text())
+
+    def replay(*args, **kwargs):
+        raise AssertionError("replayed")
+
+    monkeypatch.setattr("reports.bands.replay", replay)
+    read = load_report(run_folder)
+    for table in ("bands", "sides", "characters"):
+        assert_frame_equal(read.tables[table], fresh.tables[table])
+    monkeypatch.setattr("simcore.studies.band.REPLAY_GAMES", 100)  # other deals
+    with pytest.raises(AssertionError, match="replayed"):
+        load_report(run_folder)
 
 
 def test_verdict_line_carries_the_band():

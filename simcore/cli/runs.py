@@ -32,6 +32,7 @@ from simcore.runs.runfolder import (
     DEFAULT_CHUNK_SIZE,
     RunFolderError,
     chunks_kept,
+    done_files,
     execute_study,
     grown_from,
     pending_games,
@@ -186,6 +187,7 @@ def run(
     seconds = play_timed(
         lambda: execute_study(study, progress, backend), out, study.chunks, study.precision
     )
+    replay_bands(out, study.chunks)
     typer.echo(summary_text(out, study.theme))
     if study.feature is not None:
         typer.echo(featured_text(out, study.theme))
@@ -207,6 +209,32 @@ def played_line(out: Path, chunks: list[Any], pending: int, seconds: float) -> s
     return "\n".join(
         [*lines, played_text(pending - left, sum(c.games for c in chunks) - left, seconds)]
     )
+
+
+def replay_bands(out: Path, chunks: list[Any]) -> None:
+    """The band ends of the run's cells that a shipped band applies to, replayed on their
+    deals and kept in the run folder for its reports (reports.bands.keep_bands); says how
+    many games that took, when it took any."""
+    from reports.bands import BANDS_FILE, keep_bands
+
+    done = done_files(out, chunks)
+    games: dict[str, int] = {}
+    cells = {}
+    for chunk in chunks:
+        if chunk.file in done:
+            games[chunk.label] = games.get(chunk.label, 0) + chunk.games
+            cells[chunk.label] = chunk.cell
+    start = time.perf_counter()
+    played = keep_bands(
+        out,
+        read_manifest(out),
+        [(c, cell.theme.id, cell.players, games[c]) for c, cell in cells.items()],
+    )
+    if played:
+        typer.echo(
+            f"replayed the band ends on this run's deals: {played:,} games in "
+            f"{time.perf_counter() - start:.1f} s (kept in {out / BANDS_FILE} for its reports)"
+        )
 
 
 def kernel_cold() -> bool:
@@ -388,6 +416,7 @@ def experiment(
         lambda: execute_experiment(plan, progress, backend), plan.out, plan.chunks, plan.precision
     )
     played = played_line(plan.out, plan.chunks, pending, seconds)
+    replay_bands(plan.out, plan.chunks)
     if not render:
         typer.echo(f"{played} ({len(plan.cells)} cells); results: {plan.out}")
         typer.echo(f"render the report with: bangsim report {plan.out}")
@@ -395,8 +424,10 @@ def experiment(
     from reports.report import load_report, write_report
     from simcore.cli.reading import echo_summary
 
+    start = time.perf_counter()
     loaded = load_report(plan.out)
     page = write_report(loaded, progress=progress)
+    rendered = time.perf_counter() - start
     echo_summary(loaded)
     typer.echo(f"{played} ({len(plan.cells)} cells); results: {plan.out}")
-    typer.echo(f"report: {page}")
+    typer.echo(f"report: {page} (rendered in {rendered:.1f} s)")

@@ -4,6 +4,8 @@
     out/seats/<config>-<chunk>.parquet one chunk of seat rows (simcore.engine.rows), written atomically
     out/events/<config>-<chunk>.parquet the same games' event counts and card uses, one row per
                                        game (simcore.engine.event_rows), written atomically just before
+    out/bands.json                     the band ends replayed on the run's deals for its reports
+                                       (reports.bands.keep_bands), written atomically after the games
 
 A chunk is `chunk_size` consecutive game indices of one configuration. Results depend only
 on (seed, game index), so chunk boundaries never change rows, and a chunk can be played

@@ -705,6 +705,15 @@ class Replayed:
         return min(rates), max(rates)
 
 
+def table_bands(theme: Theme, players: int, start: str | None = None) -> list[ShippedBand]:
+    """The bands shipped for (theme, players), searched from `start` when given."""
+    return [
+        b
+        for b in shipped_bands(theme.id)
+        if b.players == players and (start is None or b.start == start)
+    ]
+
+
 def replay(
     theme: Theme,
     players: int,
@@ -716,11 +725,7 @@ def replay(
     """The bands shipped for (theme, players) (searched from `start`, when given) with their
     end presets played on deals 0 .. min(games, REPLAY_GAMES)-1 of `seed` (a run's own
     deals), and `start` itself on them as the centre; None without a band."""
-    bands = [
-        b
-        for b in shipped_bands(theme.id)
-        if b.players == players and (start is None or b.start == start)
-    ]
+    bands = table_bands(theme, players, start)
     if not bands:
         return None
     n = min(games, REPLAY_GAMES)
