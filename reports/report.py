@@ -295,7 +295,7 @@ def page_context(report: RunReport, pages: dict[str, str]) -> dict[str, Any]:
         "abilities": ability_groups(report),
         "skill": skill_groups(report),
         "knockouts": knockout_groups(report),
-        "dot_series": sorted(_series(report)),  # a character dot plot each (charts "dots-")
+        "dot_series": dot_series(report),  # a character dot plot each (charts "dots-")
         "levels": strategy_levels(
             (report.manifest or {}).get("configs", []),
             report.tables["sides"],
@@ -599,7 +599,7 @@ def overview_figures(report: RunReport) -> Figures:
             "Side win rates by strategy level",
             partial(charts.levels_chart, levels, names),
         )
-    for series in sorted(_series(report)):
+    for series in dot_series(report):
         yield (
             f"dots-{safe_name(series)}",
             f"{series}: character strength by player count",
@@ -803,6 +803,16 @@ def featured_lines(table: pl.DataFrame, names: Names) -> list[str]:
 
 def _series(report: RunReport) -> list[str]:
     return charts.with_series(report.tables["summary"])["series"].unique().to_list()
+
+
+def dot_series(report: RunReport) -> list[str]:
+    """The series that get a character dot plot: those of the configurations whose pages
+    draw their charts (drawn_at: where several strategy levels play a setting, the
+    strongest)."""
+    at = drawn_at(report)
+    drawn = [c for c, page in at.items() if page == c]
+    summary = charts.with_series(report.tables["summary"]).filter(pl.col("config").is_in(drawn))
+    return sorted(summary["series"].unique().to_list())
 
 
 def summary_lines(report: RunReport) -> list[str]:

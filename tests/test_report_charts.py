@@ -95,11 +95,11 @@ def test_every_chart_of_the_default_experiment_fits(default_run):
     assert len(default_run.configs) == 32
     limit = charts.heatmap_limit(default_run.tables["character_roles"])
     # the index's four (sides, roles, compared, length), the strategy levels' and a
-    # character dot plot per series (8: four themes, two levels), then per configuration of
-    # the stronger level (16: tuned; smart's pages link there) its strength, heatmap, seats
-    # and the rounds each side wins in; side by side, one colour is one effect: every
+    # character dot plot per series of the stronger level (4: four themes under tuned), then
+    # per configuration of that level (16: smart's pages link there) its strength, heatmap,
+    # seats and the rounds each side wins in; side by side, one colour is one effect: every
     # heatmap's scale ends at the largest effect
-    assert check_every_chart(site_figures(default_run)) == (4 + 1 + 8 + 4 * 16, {(-limit, limit)})
+    assert check_every_chart(site_figures(default_run)) == (4 + 1 + 4 + 4 * 16, {(-limit, limit)})
     # the one-page form shows the same charts but for the seats of all 32 in one
     assert check_every_chart([whole_seats(default_run)]) == (1, set())
 
