@@ -5,8 +5,9 @@ side's rate with the range its band's end profiles give, e.g. "55.3% (49.0–64.
 The ends are replayed on the run's own deals, once: `bangsim run` and `experiment` replay
 them after the games and keep them in the run folder (BANDS_FILE), where its reports read
 them; a report replays (and keeps) what the folder does not hold for these bands, deals and
-version. Each end preset, and the run's own strategy, play deals 0 .. min(games, band.REPLAY_GAMES)-1 of the run's seed, so centre and ends
-differ by the strategies alone (common random numbers). Each end reads the run's rate plus
+version. Each end preset, and the run's own strategy, play deals
+0 .. min(games, REPLAY_GAMES)-1 of the run's seed, so centre and ends differ by the
+strategies alone (common random numbers). Each end reads the run's rate plus
 its paired difference from the centre on those deals, so a band whose end is the run's own
 play holds the run's rate. The characters' effects are measured at every end too.
 A band applies to a configuration that plays the printed game (no overrides, the whole
