@@ -1444,43 +1444,39 @@ def check_invariants(G, T):
     """Every card in exactly one place, 0 < life <= max for the living, the dead at 0 life
     holding nothing, the counters kept of cards in play and in hand as the cards give them.
     Records the first violation in G.s[S_ERR]."""
-    s = G.s  # each array read once: as plain Python (traces) a record's field costs a lookup
-    if s[S_ERR] != 0:
+    if G.s[S_ERR] != 0:
         return
-    nc = s[S_NC]
-    hand, hand_n, table, table_n = G.hand, G.hand_n, G.table, G.table_n
-    alive, life, max_life, held_kept = G.alive, G.life, G.max_life, G.held
-    deck, disc, effect_of, card_effect = G.deck, G.disc, G.effect_of, T.card_effect
+    nc = G.s[S_NC]
     seen = np.zeros(nc, np.int64)
     held = np.zeros(N_EFFECTS, np.int64)
-    total = s[S_DECK_N] + s[S_DISC_N]
-    for i in range(s[S_DECK_N]):
-        seen[deck[i]] += 1
-    for i in range(s[S_DISC_N]):
-        seen[disc[i]] += 1
-    for q in range(s[S_N]):
-        total += hand_n[q] + table_n[q]
-        for i in range(hand_n[q]):
-            seen[hand[q, i]] += 1
-        for i in range(table_n[q]):
-            seen[table[q, i]] += 1
-        if alive[q]:
-            if life[q] < 1 or life[q] > max_life[q]:
-                s[S_ERR] = ERR_LIFE
-        elif life[q] != 0 or hand_n[q] != 0 or table_n[q] != 0:
-            s[S_ERR] = ERR_DEAD_HOLDS
+    total = G.s[S_DECK_N] + G.s[S_DISC_N]
+    for i in range(G.s[S_DECK_N]):
+        seen[G.deck[i]] += 1
+    for i in range(G.s[S_DISC_N]):
+        seen[G.disc[i]] += 1
+    for q in range(G.s[S_N]):
+        total += G.hand_n[q] + G.table_n[q]
+        for i in range(G.hand_n[q]):
+            seen[G.hand[q, i]] += 1
+        for i in range(G.table_n[q]):
+            seen[G.table[q, i]] += 1
+        if G.alive[q]:
+            if G.life[q] < 1 or G.life[q] > G.max_life[q]:
+                G.s[S_ERR] = ERR_LIFE
+        elif G.life[q] != 0 or G.hand_n[q] != 0 or G.table_n[q] != 0:
+            G.s[S_ERR] = ERR_DEAD_HOLDS
         kept = (G.far[q], G.near[q], G.gun[q], G.named[q], G.kinds[q])
         if kept != in_play_counts(G, T, q):
-            s[S_ERR] = ERR_IN_PLAY
+            G.s[S_ERR] = ERR_IN_PLAY
         hand_effects(G, q, held)
         for e in range(N_EFFECTS):
-            if held_kept[q, e] != held[e]:
-                s[S_ERR] = ERR_HELD
+            if G.held[q, e] != held[e]:
+                G.s[S_ERR] = ERR_HELD
     for c in range(nc):
-        if effect_of[c] != card_effect[c]:
-            s[S_ERR] = ERR_HELD
+        if G.effect_of[c] != T.card_effect[c]:
+            G.s[S_ERR] = ERR_HELD
     if total != nc:
-        s[S_ERR] = ERR_CARDS
+        G.s[S_ERR] = ERR_CARDS
     for c in range(nc):
         if seen[c] != 1:
-            s[S_ERR] = ERR_CARDS
+            G.s[S_ERR] = ERR_CARDS
