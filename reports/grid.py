@@ -14,6 +14,13 @@ when it misses even by more than MARK_AT (5 points) with luck ruled out: its who
 Wilson interval lies beyond even ± MARK_AT. With 50,000 games a cell's interval is under a
 point wide and nearly every rate misses even beyond luck; the mark says which misses are
 big enough for a designer to act on.
+
+A configuration's characters are a heat table in the same colours: a row per character
+(strongest on top), its strength (win rate minus the rate expected from its roles), then a
+column per role, its win rate in that role minus the role's; blue above and red below, full
+colour at the run's largest effect (heat_limit), so one colour is one effect on every page;
+* where it is Holm-significant.
+
 Headers use the canonical side names; each theme's own names are in the legend.
 """
 
@@ -25,6 +32,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from reports.charts import SIDE_HEADINGS, with_series
+from reports.html import pp
 from reports.names import Names
 from simcore.engine import vocab
 
@@ -78,16 +86,99 @@ class Rate:
     def background(self) -> str:
         """A CSS colour: white at even, towards blue (above) or red (below), full colour at
         FULL_COLOUR_AT from even."""
-        t = min(abs(self.vs_even) / FULL_COLOUR_AT, 1.0)
-        base = ABOVE if self.vs_even > 0 else BELOW
-        alpha = 0.08 + 0.62 * t
-        mixed = [round(255 + (c - 255) * alpha) for c in base]
-        return "#{:02x}{:02x}{:02x}".format(*mixed)
+        return shade(self.vs_even / FULL_COLOUR_AT)
 
     @property
     def ink(self) -> str:
         """Text colour readable on `background`."""
-        return "#ffffff" if abs(self.vs_even) / FULL_COLOUR_AT > 0.7 else "#1d232b"
+        return ink_on(self.vs_even / FULL_COLOUR_AT)
+
+
+def shade(t: float) -> str:
+    """The report's colour for a signed distance `t` in units of full colour: white at 0,
+    towards blue (t > 0) or red (t < 0), full colour at |t| >= 1 (a CSS colour)."""
+    alpha = 0.08 + 0.62 * min(abs(t), 1.0)
+    base = ABOVE if t > 0 else BELOW
+    mixed = [round(255 + (c - 255) * alpha) for c in base]
+    return "#{:02x}{:02x}{:02x}".format(*mixed)
+
+
+def ink_on(t: float) -> str:
+    """Text colour readable on shade(t)."""
+    return "#ffffff" if abs(t) > 0.7 else "#1d232b"
+
+
+@dataclass(frozen=True)
+class HeatCell:
+    """One character's effect in one role (a share), coloured on the run's scale."""
+
+    effect: float
+    lower: float
+    upper: float
+    significant: bool  # Holm, over the characters of the role
+    games: int
+    limit: float  # the scale's end (a share): full colour
+
+    @property
+    def text(self) -> str:
+        """ "+1.2*": points, * when Holm-significant."""
+        return pp(self.effect).removesuffix(" pp") + ("*" if self.significant else "")
+
+    @property
+    def background(self) -> str:
+        return shade(self.effect / self.limit)
+
+    @property
+    def ink(self) -> str:
+        return ink_on(self.effect / self.limit)
+
+
+@dataclass(frozen=True)
+class HeatRow:
+    character: str
+    overall: HeatCell  # its strength: win rate minus the rate expected from its roles
+    cells: list[HeatCell | None]  # its effect in each role, None where never dealt it
+
+
+@dataclass(frozen=True)
+class HeatTable:
+    """A configuration's characters, strongest first: each one's strength and its effect in
+    each of `roles`."""
+
+    theme: str
+    roles: list[str]
+    rows: list[HeatRow]
+    limit: float
+
+
+def _cell(row: dict, limit: float) -> HeatCell:
+    return HeatCell(
+        row["effect"], row["effect_lower"], row["effect_upper"], row["significant"],
+        row["games"], limit,
+    )  # fmt: skip
+
+
+def heat_limit(character_roles: pl.DataFrame, characters: pl.DataFrame) -> float:
+    """The colour scale's end (a share) shared by every configuration's heat table: the
+    largest effect of any character, overall or in any role, at least a point."""
+    largest = [f["effect"].abs().fill_nan(None).max() for f in (character_roles, characters)]
+    return max(0.01, *(float(x) for x in largest if x is not None))
+
+
+def heat_table(
+    character_roles: pl.DataFrame, characters: pl.DataFrame, config: str, limit: float
+) -> HeatTable:
+    """Configuration `config`'s heat table, full colour at `limit` (heat_limit)."""
+    cells = character_roles.filter(pl.col("config") == config)
+    present = set(cells["role"])
+    roles = [r for r in vocab.ROLES if r in present]
+    found = {(r["character"], r["role"]): _cell(r, limit) for r in cells.iter_rows(named=True)}
+    strength = characters.filter(pl.col("config") == config).sort("effect", descending=True)
+    rows = [
+        HeatRow(r["character"], _cell(r, limit), [found.get((r["character"], x)) for x in roles])
+        for r in strength.iter_rows(named=True)
+    ]
+    return HeatTable(cells["theme"][0] if cells.height else "", roles, rows, limit)
 
 
 @dataclass(frozen=True)

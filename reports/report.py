@@ -36,7 +36,16 @@ from reports.events import (
     game_endings,
 )
 from reports.examples import example_games
-from reports.grid import MARK_AT, SIDE_HEADINGS, even_text, legend, side_grid
+from reports.grid import (
+    MARK_AT,
+    SIDE_HEADINGS,
+    HeatTable,
+    even_text,
+    heat_limit,
+    heat_table,
+    legend,
+    side_grid,
+)
 from reports.html import (
     PAGE,
     Chart,
@@ -75,7 +84,7 @@ REPORT_DIR = "report"
 FORMATS = ("html", "csv", "json")
 HOLM = (
     "Holm step-down correction at a family-wise 5% level: within one configuration, the "
-    "characters compared in one role (heatmap, per-role tables) or all its characters "
+    "characters compared in one role (heat table, per-role tables) or all its characters "
     "(strength chart and table)"
 )
 
@@ -202,9 +211,10 @@ def write_report(
 
     def drawn_beside_examples(figures: Figures, configs: list[str]):
         """(the charts drawn, the example games of `configs`): the games are traced in
-        subprocesses (reports.examples), one per usable core, each taking every k-th
-        configuration, beside the charts' drawing."""
-        k = max(1, min(len(os.sched_getaffinity(0)), len(configs)))
+        subprocesses (reports.examples), one per two usable cores (their games take a
+        fraction of the charts' time), each taking every k-th configuration, beside the
+        charts' drawing."""
+        k = max(1, min(len(os.sched_getaffinity(0)) // 2, len(configs)))
         with ThreadPoolExecutor(k) as pool:
             pending = [
                 pool.submit(example_games, report.run, configs[i::k], report.names)
@@ -291,6 +301,7 @@ def page_context(report: RunReport, pages: dict[str, str]) -> dict[str, Any]:
         "rows": {
             name: rows_by_config(report.tables[name]) for name in ("characters", "character_roles")
         },
+        "heat": heat_tables(report),
         "featured": rows_by_config(report.tables["featured"]),
         "abilities": ability_groups(report),
         "skill": skill_groups(report),
@@ -515,6 +526,14 @@ def character_matrix(report: RunReport) -> dict[str, Any]:
     }
 
 
+def heat_tables(report: RunReport) -> dict[str, HeatTable]:
+    """Every configuration's heat table of its characters' strength and effect in each role,
+    on one colour scale."""
+    t = report.tables
+    limit = heat_limit(t["character_roles"], t["characters"])
+    return {c: heat_table(t["character_roles"], t["characters"], c, limit) for c in report.configs}
+
+
 def rows_by_config(frame: pl.DataFrame) -> dict[str, list[dict[str, Any]]]:
     """A table's rows grouped by configuration, order kept."""
     return {
@@ -555,13 +574,13 @@ def export_tables(tables: dict[str, pl.DataFrame], fmt: str, out: Path) -> list[
 
 
 Figures = Iterator[tuple[str, str, Drawing]]  # (file stem, one-line description, drawing)
-DRAWN_APART_FROM = 24  # charts from which a report draws them in worker processes
+DRAWN_APART_FROM = 16  # charts from which worker processes (about 1.5 s to start) pay
 
 
 def drawn(figures: Figures, progress: bool = False, workers: int | None = None) -> list[Chart]:
-    """Every chart drawn as PNG, in order: by `workers` worker processes (default: one per
-    usable core) when there are DRAWN_APART_FROM or more, else here (reports.draw); the
-    same bytes either way. `progress`: a bar over the charts drawn."""
+    """Every chart drawn as PNG, in order: by `workers` processes, this one among them
+    (default: one per usable core) when there are DRAWN_APART_FROM or more, else here
+    (reports.draw); the same bytes either way. `progress`: a bar over the charts drawn."""
     items = list(figures)
     workers = len(os.sched_getaffinity(0)) if workers is None else workers
     workers = min(workers, len(items)) if len(items) >= DRAWN_APART_FROM else 1
@@ -632,36 +651,10 @@ def overview_figures(report: RunReport) -> Figures:
     )
 
 
-def character_figures(report: RunReport, config: str, limit: float) -> Figures:
-    """One configuration's character strength and character x role heatmap (colour scale
-    `limit`, shared by every configuration)."""
-    t, key = report.tables, safe_name(config)
-    yield (
-        f"strength-{key}",
-        f"{config}: character strength",
-        partial(charts.effect_forest, t["characters"], config),
-    )
-    yield (
-        f"heatmap-{key}",
-        f"{config}: character effect within each role",
-        partial(
-            charts.effect_heatmap,
-            t["character_roles"],
-            t["characters"],
-            report.names,
-            config,
-            limit,
-        ),
-    )
-
-
 def single_page_figures(report: RunReport) -> Figures:
-    """Every chart of the one-page report: the overview, each configuration's characters,
-    the seats of every configuration as small multiples."""
+    """Every chart of the one-page report: the overview, the seats of every configuration as
+    small multiples."""
     yield from overview_figures(report)
-    limit = charts.heatmap_limit(report.tables["character_roles"])
-    for config in report.configs:
-        yield from character_figures(report, config, limit)
     yield (
         "seats",
         "Win rate by seat and role",
@@ -679,13 +672,12 @@ def drawn_at(report: RunReport) -> dict[str, str]:
 
 def site_figures(report: RunReport) -> Figures:
     """Every chart of the report's pages: the index's overview, then per configuration its
-    characters and seats, for the strongest strategy level of each setting (drawn_at)."""
+    seats and the rounds each side wins in, for the strongest strategy level of each
+    setting (drawn_at)."""
     yield from overview_figures(report)
-    limit = charts.heatmap_limit(report.tables["character_roles"])
     seats = report.tables["seats"]
     at = drawn_at(report)
     for config in (c for c in report.configs if at[c] == c):
-        yield from character_figures(report, config, limit)
         yield (
             f"seats-{safe_name(config)}",
             f"{config}: win rate by seat and role",

@@ -1,6 +1,7 @@
 """Every chart of the report fits its figure: each text artist drawn (titles, labels, tick
-labels, legend entries, heatmap cells, colourbar labels) lies inside the figure, and
-rendering raises no warning (matplotlib's "constrained_layout not applied" among them).
+labels, legend entries) lies inside the figure, and rendering raises no warning
+(matplotlib's "constrained_layout not applied" among them); the heat tables of character
+effects share one colour scale.
 Checked on the default experiment at a few games per cell (32 configurations: four themes,
 4 to 7 players, two strategies) and on an experiment with two overrides (four cells)."""
 
@@ -8,12 +9,15 @@ import sys
 import warnings
 from unittest.mock import patch
 
+import polars as pl
 import pytest
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 from reports import charts
-from reports.report import DRAWN_APART_FROM, drawn, load_report, site_figures
+from reports.grid import heat_limit, shade
+from reports.report import DRAWN_APART_FROM, drawn, heat_tables, load_report, site_figures
+from simcore.engine import vocab
 from simcore.runs.experiment import execute_experiment, plan_experiment
 
 TWO_OVERRIDES = """
@@ -61,19 +65,16 @@ def misfits(fig: Figure) -> tuple[list[str], list[str]]:
     return outside, [str(w.message) for w in seen]
 
 
-def check_every_chart(figures) -> tuple[int, set]:
-    """Every figure checked; how many, and the colour scales of the heatmaps among them."""
-    problems, count, scales = [], 0, set()
+def check_every_chart(figures) -> int:
+    """Every figure checked; how many."""
+    problems, count = [], 0
     for name, _alt, draw in figures:
-        fig = draw()
-        outside, warned = misfits(fig)
+        outside, warned = misfits(draw())
         problems += [f"{name}: {text} outside the figure" for text in outside]
         problems += [f"{name}: warning {text}" for text in warned]
         count += 1
-        if name.startswith("heatmap-"):
-            scales.add(fig.axes[0].images[0].get_clim())
     assert problems == []
-    return count, scales
+    return count
 
 
 @pytest.fixture(scope="module")
@@ -93,22 +94,52 @@ def overrides_run(tmp_path_factory):
 
 def test_every_chart_of_the_default_experiment_fits(default_run):
     assert len(default_run.configs) == 32
-    limit = charts.heatmap_limit(default_run.tables["character_roles"])
     # the index's four (sides, roles, compared, length), the strategy levels' and a
     # character dot plot per series of the stronger level (4: four themes under tuned), then
-    # per configuration of that level (16: smart's pages link there) its strength, heatmap,
-    # seats and the rounds each side wins in; side by side, one colour is one effect: every
-    # heatmap's scale ends at the largest effect
-    assert check_every_chart(site_figures(default_run)) == (4 + 1 + 4 + 4 * 16, {(-limit, limit)})
+    # per configuration of that level (16: smart's pages link there) its seats and the
+    # rounds each side wins in
+    assert check_every_chart(site_figures(default_run)) == 4 + 1 + 4 + 2 * 16
     # the one-page form shows the same charts but for the seats of all 32 in one
-    assert check_every_chart([whole_seats(default_run)]) == (1, set())
+    assert check_every_chart([whole_seats(default_run)]) == 1
+
+
+def test_heat_tables_show_each_effect_in_one_colour_on_every_page(default_run):
+    """A row per character, strongest on top: its strength, then a cell per role dealt, each
+    effect as the characters and character x role tables have it; one scale for the run,
+    full colour at its largest effect."""
+    t = default_run.tables
+    tables = heat_tables(default_run)
+    limit = heat_limit(t["character_roles"], t["characters"])
+    assert set(tables) == set(default_run.configs)
+    assert all(h.limit == limit for h in tables.values())
+    shown = [c for h in tables.values() for row in h.rows for c in [row.overall, *row.cells] if c]
+    assert len(shown) == t["character_roles"].height + t["characters"].height
+    assert max(abs(c.effect) for c in shown) == pytest.approx(limit)
+    full = [c for c in shown if abs(c.effect) == limit]
+    assert full and all(c.background in (shade(1.0), shade(-1.0)) for c in full)
+    for config, h in tables.items():
+        roles = t["character_roles"].filter(pl.col("config") == config)
+        strength = (
+            t["characters"].filter(pl.col("config") == config).sort("effect", descending=True)
+        )
+        assert [r for r in vocab.ROLES if r in set(roles["role"])] == h.roles
+        assert [row.character for row in h.rows] == strength["character"].to_list()
+        rows = {row.character: row for row in h.rows}
+        for r in strength.iter_rows(named=True):
+            assert (rows[r["character"]].overall.effect, rows[r["character"]].overall.significant) == (
+                r["effect"], r["significant"])  # fmt: skip
+        for r in roles.iter_rows(named=True):
+            cell = rows[r["character"]].cells[h.roles.index(r["role"])]
+            assert (cell.effect, cell.significant) == (r["effect"], r["significant"])
+            assert cell.background == shade(r["effect"] / limit)
+            assert cell.text.endswith("*") == r["significant"]
 
 
 def test_every_chart_of_a_two_override_experiment_fits(overrides_run):
     configs = overrides_run.configs
     assert len(configs) == 4 and all("Paul Regret" in c and "Missed!" in c for c in configs)
-    assert check_every_chart(site_figures(overrides_run))[0] == 4 + 4 + 4 * 4  # 4 series
-    assert check_every_chart([whole_seats(overrides_run)])[0] == 1
+    assert check_every_chart(site_figures(overrides_run)) == 4 + 4 + 2 * 4  # 4 series
+    assert check_every_chart([whole_seats(overrides_run)]) == 1
 
 
 def test_charts_drawn_in_worker_processes_are_the_charts_drawn_here(overrides_run):

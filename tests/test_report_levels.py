@@ -31,12 +31,14 @@ def test_levels_side_by_side_with_their_flags(tmp_path):
     assert "the leading side changes with the level" in page
     # the configuration charts are drawn for the strongest level; the others link there
     report = out / "report"
-    assert {p.name for p in report.glob("strength-*.png")} == {"strength-classic_5p_tuned.png"}
+    assert {p.name for p in report.glob("seats-*.png")} == {"seats-classic_5p_tuned.png"}
     smart = (report / "config-classic_5p_smart.html").read_text()
-    assert "strength-classic" not in smart and 'href="config-classic_5p_tuned.html"' in smart
+    assert "seats-classic" not in smart and 'href="config-classic_5p_tuned.html"' in smart
     assert "Example games are traced for the strongest" in smart and "Game 0:" not in smart
     tuned = (report / "config-classic_5p_tuned.html").read_text()
-    assert "strength-classic_5p_tuned.png" in tuned and "drawn for the strongest" not in tuned
+    assert "seats-classic_5p_tuned.png" in tuned and "drawn for the strongest" not in tuned
+    # the heat table of characters is no chart: every level's page has its own
+    assert smart.count('class="grid heat"') == tuned.count('class="grid heat"') == 1
     assert "Example games" in tuned and "traced for the strongest" not in tuned
 
 

@@ -135,7 +135,7 @@ def test_single_file_is_one_self_contained_page(runs, tmp_path):
     assert [p.name for p in out.glob("*.html")] == ["index.html"]
     pngs = sorted(out.glob("*.png"))
     sources = images(html)
-    assert len(sources) == len(pngs) >= 6
+    assert len(sources) == len(pngs) >= 5  # sides, roles, dots, length, seats
     for src in sources:  # every chart embedded, byte for byte the PNG saved beside the page
         assert src.startswith("data:image/png;base64,")
         data = base64.b64decode(src.split(",", 1)[1])
