@@ -2,10 +2,10 @@
 
 A chart to draw is a drawing: a function of reports.charts and its data, bound as a
 functools.partial, so that it pickles. `draw_all` draws a list of them in order, by
-`workers` processes when asked: each is `python -m reports.draw`, which reads pickled
-drawings from stdin, one at a time, and writes each one's PNG bytes, pickled, to stdout
-until stdin ends. Charts a worker leaves undrawn (it could not start, or stopped) are drawn
-here. They are subprocesses of their own rather than multiprocessing's, which
+`workers` processes when asked: this one and `workers - 1` others, each of those
+`python -m reports.draw`, which reads pickled drawings from stdin, one at a time, and writes
+each one's PNG bytes, pickled, to stdout until stdin ends. Charts a worker leaves undrawn
+(it could not start, or stopped) are drawn here. They are subprocesses of their own rather than multiprocessing's, which
 would import the caller's main module again in each. Matplotlib draws the same bytes in
 any process.
 """
@@ -35,9 +35,10 @@ def png_of(drawing: Drawing) -> bytes:
 
 
 def draw_all(drawings: list[Drawing], workers: int = 1, tick: Callable[[], None] = lambda: None):
-    """Each drawing's PNG bytes, in order: drawn here (workers < 2), or by `workers` worker
-    processes, each taking the next drawing not yet taken, and here what they left. `tick`
-    is called once per chart drawn (from the threads that feed the workers)."""
+    """Each drawing's PNG bytes, in order: drawn here (workers < 2), or by this process and
+    `workers - 1` worker processes, each taking the next drawing not yet taken, and here
+    what a stopped worker left. `tick` is called once per chart drawn (here and from the
+    threads that feed the workers)."""
     if workers < 2:
         out = []
         for d in drawings:
@@ -73,8 +74,12 @@ def draw_all(drawings: list[Drawing], workers: int = 1, tick: Callable[[], None]
         except (OSError, EOFError, pickle.UnpicklingError):
             return  # a worker that could not start or stopped: the rest are drawn here
 
-    with ThreadPoolExecutor(workers) as pool:
-        for done in [pool.submit(feed) for _ in range(workers)]:
+    with ThreadPoolExecutor(workers - 1) as pool:
+        fed = [pool.submit(feed) for _ in range(workers - 1)]
+        while (i := next_index()) is not None:  # this process draws beside them
+            pngs[i] = png_of(drawings[i])
+            tick()
+        for done in fed:
             done.result()
     for i, png in enumerate(pngs):  # what a stopped worker left: drawn here
         if png is None:
