@@ -11,6 +11,7 @@ import json
 import re
 import sys
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -90,6 +91,13 @@ def test_a_trace_replays_the_compiled_game(traced):
         turns = [e for e in trace["events"] if e["type"] == "turn"]
         assert len(turns) == result["turns"], where
         assert sum(e["seat"] == 0 for e in turns) == result["rounds"], where
+
+
+def test_an_unchecked_trace_is_the_checked_trace(traced):
+    """The report's example games skip checked mode (TraceSpec.checked): the same events."""
+    picked = [(case, trace) for case, trace in traced if case.get("strategy") != SEARCHING][::9]
+    specs = [replace(spec_from_options(**case), checked=False) for case, _ in picked]
+    assert [t for _, t in picked] == trace_games(specs)
 
 
 def test_trace_events_obey_the_rules(traced):

@@ -648,7 +648,7 @@ def record_game(spec: TraceSpec, strategy: engine.Strategy) -> dict[str, Any]:
     with observing(rec, spec.decisions):
         block = engine.play_games(
             theme, spec.players, 1, spec.seed, game0=spec.game, strategy=strategy,
-            characters=spec.characters, feature=spec.feature, checked=True,
+            characters=spec.characters, feature=spec.feature, checked=spec.checked,
         )  # fmt: skip
     winner = int(block.winner[0])
     survivors = [int(q) for q in np.flatnonzero(block.survived[0])]

@@ -26,6 +26,9 @@ class TraceSpec:
     overrides: dict[str, Any] = field(default_factory=dict)  # shown in the header only
     # a searching seat's decisions as the compiled game took them (tracer.decision_log)
     decisions: list[list[int]] | None = None
+    # checked mode (the invariants asserted after every action, about half a trace's time);
+    # the same game either way
+    checked: bool = True
 
     def theme(self) -> Theme:
         return compile_theme(self.theme_raw, self.theme_path)

@@ -369,9 +369,10 @@ def main() -> None:
     if sys.argv[1:] == [DECISIONS]:
         from simcore.engine.tracer import decision_log
 
-        json.dump([decision_log(spec, resolved(spec)) for spec in specs], sys.stdout)
-        return
-    json.dump(record_games(specs), sys.stdout, ensure_ascii=False)
+        out = json.dumps([decision_log(spec, resolved(spec)) for spec in specs])
+    else:
+        out = json.dumps(record_games(specs), ensure_ascii=False)
+    sys.stdout.write(out)  # one write: json.dump writes piece by piece, unbuffered a call each
 
 
 # --- text ---------------------------------------------------------------------------------
