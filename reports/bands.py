@@ -79,14 +79,17 @@ def _bands(
         return {}, {}
     files = (manifest or {}).get("theme_files") or {}
     kept = _read_kept(run)
-    out, fresh, entries = {}, {}, {}
+    out, fresh, entries, themes = {}, {}, {}, {}
     for config, theme_id, players, games in cells:
         parts = split_label(config)
         if parts.extras:  # a pool, a featured character or overrides: another game
             continue
-        try:
-            theme = load_theme(files.get(theme_id, theme_id))
-        except ThemeError:
+        if theme_id not in themes:
+            try:
+                themes[theme_id] = load_theme(files.get(theme_id, theme_id))
+            except ThemeError:
+                themes[theme_id] = None
+        if (theme := themes[theme_id]) is None:
             continue
         bands = table_bands(theme, players, parts.strategy)
         if not bands:

@@ -494,15 +494,15 @@ def event_views(tables: dict[str, pl.DataFrame], names) -> dict[str, object]:
         order = (
             part.group_by("card").agg(pl.col("per_game").mean()).sort("per_game", descending=True)
         )
-        rows = []
-        for card in order["card"].to_list():
-            cells = {
-                r["config"]: mean_cell(r["per_game"], r["per_game_lower"], r["per_game_upper"])
-                for r in part.filter(pl.col("card") == card).iter_rows(named=True)
-            }
-            rows.append(
-                {"card": card, "cells": [cells.get(c, mean_cell(None, 0, 0)) for c in configs]}
+        cells = defaultdict(dict)  # card -> config -> its uses per game
+        for r in part.iter_rows(named=True):
+            cells[r["card"]][r["config"]] = mean_cell(
+                r["per_game"], r["per_game_lower"], r["per_game_upper"]
             )
+        rows = [
+            {"card": card, "cells": [cells[card].get(c, mean_cell(None, 0, 0)) for c in configs]}
+            for card in order["card"].to_list()
+        ]
         themes.append(
             {
                 "theme": theme,
