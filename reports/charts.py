@@ -130,13 +130,12 @@ class TickPercent(Formatter):
 
     def __init__(self, decimals: int = 0) -> None:
         self.decimals = decimals
-        self.ticks: list[float] = []
+        self.places = decimals
 
     def set_locs(self, locs) -> None:  # the axis passes its tick positions before labelling
-        self.ticks = list(locs)
+        self.places = self._places(np.asarray(locs, dtype=float))
 
-    def _places(self) -> int:
-        locs = np.asarray(self.ticks, dtype=float)
+    def _places(self, locs: np.ndarray) -> int:
         if locs.size < 2:
             return self.decimals
         step = float(np.min(np.diff(np.sort(locs))))
@@ -146,7 +145,7 @@ class TickPercent(Formatter):
         return self.MAX_DECIMALS
 
     def __call__(self, x: float, pos: int | None = None) -> str:
-        text = f"{x:.{self._places()}f}"
+        text = f"{x:.{self.places}f}"
         if float(text) == 0:
             text = text.lstrip("-")  # no "-0%"
         return f"{text}%"
