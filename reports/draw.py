@@ -5,9 +5,9 @@ functools.partial, so that it pickles. `draw_all` draws a list of them in order,
 `workers` processes when asked: this one and `workers - 1` others, each of those
 `python -m reports.draw`, which reads pickled drawings from stdin, one at a time, and writes
 each one's PNG bytes, pickled, to stdout until stdin ends. Charts a worker leaves undrawn
-(it could not start, or stopped) are drawn here. They are subprocesses of their own rather than multiprocessing's, which
-would import the caller's main module again in each. Matplotlib draws the same bytes in
-any process.
+(it could not start, or stopped) are drawn here. The workers are subprocesses of their own
+rather than multiprocessing's, which would import the caller's main module again in each.
+Matplotlib draws the same bytes in any process.
 """
 
 from __future__ import annotations

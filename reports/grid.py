@@ -95,8 +95,8 @@ class Rate:
 
 
 def shade(t: float) -> str:
-    """The report's colour for a signed distance `t` in units of full colour: white at 0,
-    towards blue (t > 0) or red (t < 0), full colour at |t| >= 1 (a CSS colour)."""
+    """The report's colour for a signed distance `t` in units of full colour: near white at
+    0, towards blue (t > 0) or red (t <= 0), full colour at |t| >= 1 (a CSS colour)."""
     alpha = 0.08 + 0.62 * min(abs(t), 1.0)
     base = ABOVE if t > 0 else BELOW
     mixed = [round(255 + (c - 255) * alpha) for c in base]
@@ -110,12 +110,13 @@ def ink_on(t: float) -> str:
 
 @dataclass(frozen=True)
 class HeatCell:
-    """One character's effect in one role (a share), coloured on the run's scale."""
+    """One character's effect (a share), overall or in one role, coloured on the run's
+    scale."""
 
     effect: float
     lower: float
     upper: float
-    significant: bool  # Holm, over the characters of the role
+    significant: bool  # Holm, over the characters compared
     games: int
     limit: float  # the scale's end (a share): full colour
 

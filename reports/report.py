@@ -85,7 +85,7 @@ FORMATS = ("html", "csv", "json")
 HOLM = (
     "Holm step-down correction at a family-wise 5% level: within one configuration, the "
     "characters compared in one role (heat table, per-role tables) or all its characters "
-    "(strength chart and table)"
+    "(strength: the heat table's first column and the strength table)"
 )
 
 # the studies a run folder may hold beside its games (`bangsim abilities|skill|cards --out
