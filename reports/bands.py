@@ -112,12 +112,25 @@ def _bands(
 
 
 def _key(theme, players: int, seed: int, games: int, start: str | None, bands) -> str:
-    """What a replay is a function of: the deals, the theme, the bands and the versions."""
+    """What a replay is a function of: the deals, the theme, the bands (an end profile's file
+    by its content, wherever the bands folder lies) and the versions."""
+    ends = [asdict(b) | {f"{e}_strategy": _content(b.strategy(e)) for e in ENDS} for b in bands]
     what = [
-        theme_digest(theme), players, seed, min(games, band.REPLAY_GAMES), start,
-        [asdict(b) for b in bands], {k: v for k, v in versions().items() if k != "python"},
+        theme_digest(theme), players, seed, min(games, band.REPLAY_GAMES), start, ends,
+        {k: v for k, v in versions().items() if k != "python"},
     ]  # fmt: skip
     return hashlib.sha256(json.dumps(what, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _content(spec: str) -> str:
+    """A strategy spec as a key: the sha256 of the file it names (FILE or FILE:NAME, then
+    with its :NAME), else the spec."""
+    path, name = spec, ""
+    if not Path(path).is_file() and ":" in spec:
+        path, name = spec.rsplit(":", 1)
+    if not Path(path).is_file():
+        return spec
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest() + (f":{name}" if name else "")
 
 
 def _tally_json(t: Tally) -> dict[str, Any]:

@@ -4,6 +4,7 @@ them (reports.bands)."""
 
 import itertools
 import json
+import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -26,6 +27,7 @@ from simcore.studies.band import (
     Band,
     End,
     band_ends,
+    bands_dir,
     shipped_bands,
     span_sides,
 )
@@ -461,10 +463,11 @@ def test_a_band_whose_end_is_the_run_s_play_holds_the_run_s_rate(run_folder, mon
     assert seen == {"leader", "outlaw", "renegade"} and moved
 
 
-def test_a_run_keeps_its_band_replays_for_its_reports(run_folder, monkeypatch):
+def test_a_run_keeps_its_band_replays_for_its_reports(run_folder, monkeypatch, tmp_path):
     """`bangsim run` replays the band ends on the run's deals and keeps them in the run
     folder: a report reads them there, replaying nothing, and shows what a fresh replay
-    shows; a report of other deals (or other bands, theme, version) replays them anew."""
+    shows, wherever the bands folder lies; a report of other deals (or other bands, theme,
+    version) replays them anew."""
     from reports.bands import BANDS_FILE
     from reports.report import load_report
 
@@ -482,6 +485,9 @@ def test_a_run_keeps_its_band_replays_for_its_reports(run_folder, monkeypatch):
     read = load_report(run_folder)
     for table in ("bands", "sides", "characters"):
         assert_frame_equal(read.tables[table], fresh.tables[table])
+    shutil.copytree(bands_dir(), tmp_path / "bands")  # the same bands, elsewhere
+    monkeypatch.setenv(BANDS_ENV, str(tmp_path / "bands"))
+    load_report(run_folder)
     monkeypatch.setattr("simcore.studies.band.REPLAY_GAMES", 100)  # other deals
     with pytest.raises(AssertionError, match="replayed"):
         load_report(run_folder)
