@@ -2,10 +2,10 @@
 
 Event files (`simcore.engine.event_rows`: events/<chunk>.parquet, one row per game) hold each
 game's counts ("draw!" checks by kind, life lost by source, Beers, cards stolen or
-discarded) and each role's card uses. One streaming pass per file schema (card names
-differ between themes) sums every count and its square per configuration
-(`collect_event_cells`); the tables below derive from those sums, a few hundred numbers per
-configuration, whatever the number of games:
+discarded) and each role's card uses. Each chunk's writer sums every count and its square
+beside its event file (`event_rows.event_sums`), and the report adds those sums per
+configuration (`collect_event_cells`); the tables below derive from them, a few hundred
+numbers per configuration, whatever the number of games:
 
 - ``card_usage``: per configuration, card and role (``all`` = every seat): uses per game
   (all the role's seats together) and per seat of that role per game, each a mean with a
@@ -24,19 +24,28 @@ none, and `event_games` then counts fewer games than the seat rows.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
 from simcore.engine import vocab
-from simcore.engine.event_rows import EVENTS, KEYS, parse_used_column
+from simcore.engine.event_rows import (
+    ALL,
+    EVENTS,
+    KILLED_BY,
+    ending_expr,
+    event_sums,
+    killer_expr,
+    sums_file,
+)
 from simcore.engine.events import CHECK_KINDS, DAMAGE_KINDS
 from simcore.runs.cells import CONFIG_KEYS, scan_seats
 from simcore.runs.runfolder import SEATS
 from simcore.stats import Z95, wilson_exprs
 
-ALL = "all"  # card_usage's role for every seat together
 CARD_ROLES = (ALL, *vocab.ROLES)
 # game_events: the counts shown, in order (dynamite_explosions is dynamite_passed)
 GAME_EVENTS = (
@@ -84,58 +93,36 @@ def event_sources(run: Path) -> list[list[Path]]:
     return list(groups.values())
 
 
-def _sums(column: str | pl.Expr, name: str) -> list[pl.Expr]:
-    """The sum of a count and the sum of its squares (floats: squares of large counts over
-    millions of games overflow 64-bit integers)."""
-    x = (pl.col(column) if isinstance(column, str) else column).cast(pl.Float64)
-    return [x.sum().alias(f"{name}\tsum"), (x * x).sum().alias(f"{name}\tsq")]
+def kept_sums(event_path: Path) -> dict[str, Any] | None:
+    """The sums its chunk's writer left beside an event file (event_rows.event_sums), if
+    they describe as many games as the event file holds (its footer's row count)."""
+    kept = sums_file(event_path)
+    if not kept.is_file():
+        return None
+    sums = json.loads(kept.read_text())
+    games = pl.scan_parquet(event_path).select(pl.len()).collect().item()
+    return sums if sums.get("games") == games else None
 
 
-def event_cells_query(files: list[Path]) -> pl.LazyFrame:
-    """One row per configuration of these event files (one column set): games, and the sum
-    and the sum of squares of every count, every role's uses of every card and every card's
-    uses by all seats ('<name>\\tsum', '<name>\\tsq'; card columns named 'used:<role>:<card>'
-    and 'used:all:<card>'; damage_total: the damage counts summed per game)."""
-    scan = pl.scan_parquet(files)
-    columns = scan.collect_schema().names()
-    counts = [c for c in columns if c not in KEYS and parse_used_column(c) is None]
-    used = defaultdict(list)
-    for c in columns:
-        if (parsed := parse_used_column(c)) is not None:
-            used[parsed[1]].append(c)
-    exprs = [pl.len().cast(pl.Int64).alias("games")]
-    for c in counts:
-        exprs += _sums(c, c)
-    damage = [c for c in counts if c.startswith("damage_")]
-    exprs += _sums(pl.sum_horizontal([pl.col(c).cast(pl.Int64) for c in damage]), "damage_total")
-    for card, role_columns in used.items():
-        for c in role_columns:
-            exprs += _sums(c, c)
-        total = pl.sum_horizontal([pl.col(c).cast(pl.Int64) for c in role_columns])
-        exprs += _sums(total, f"used:{ALL}:{card}")
-    return scan.group_by(CONFIG_KEYS).agg(exprs)
+def chunk_sums(event_path: Path) -> dict[str, Any]:
+    """The sums of one event file: those kept beside it (kept_sums), else summed from its
+    rows (a chunk written before sums files existed)."""
+    return kept_sums(event_path) or event_sums(pl.read_parquet(event_path))
 
 
-def collect_event_cells(run: Path) -> list[pl.DataFrame]:
-    """The event sums of the run (one small frame per column set), read in one streaming
-    pass per group; empty when the run has no event files."""
-    queries = [event_cells_query(files) for files in event_sources(run)]
-    return pl.collect_all(queries, engine="streaming") if queries else []
+def collect_event_cells(run: Path) -> list[dict[str, Any]]:
+    """The event sums of each of the run's event files whose seat chunk exists (chunk_sums);
+    empty when the run has no event files."""
+    return [chunk_sums(path) for files in event_sources(run) for path in files]
 
 
-def _long(cells: list[pl.DataFrame]) -> pl.DataFrame:
-    """Sums as long rows: config keys, name, games, total, sq."""
-    rows = []
-    for frame in cells:
-        for row in frame.iter_rows(named=True):
-            keys = {k: row[k] for k in CONFIG_KEYS}
-            for column, value in row.items():
-                name, sep, stat = column.partition("\t")
-                if sep and stat == "sum":
-                    rows.append(
-                        {**keys, "name": name, "games": row["games"], "total": value,
-                         "sq": row[f"{name}\tsq"]}
-                    )  # fmt: skip
+def _long(cells: list[dict[str, Any]]) -> pl.DataFrame:
+    """Sums as long rows, per configuration and name: config keys, name, games, total, sq."""
+    rows = [
+        (c["config"], c["theme"], c["players"], name, c["games"], total, sq)
+        for c in cells
+        for name, (total, sq) in c["sums"].items()
+    ]
     schema = {
         "config": pl.String,
         "theme": pl.String,
@@ -146,8 +133,7 @@ def _long(cells: list[pl.DataFrame]) -> pl.DataFrame:
         "sq": pl.Float64,
     }
     frame = pl.DataFrame(rows, schema=schema, orient="row")
-    # several files of one configuration may sit in two groups only if their columns differ
-    return frame.group_by(*CONFIG_KEYS, "name").agg(
+    return frame.group_by(*CONFIG_KEYS, "name", maintain_order=True).agg(
         pl.col("games").sum(), pl.col("total").sum(), pl.col("sq").sum()
     )
 
@@ -364,7 +350,6 @@ ENDINGS = {
     "renegade": "the {renegade} wins, last standing",
     "capped": "the turn cap: no side wins",
 }
-KILLED_BY = ("deputy", "outlaw", "renegade", "no_one")
 
 
 def ending_text(ending: str, names, theme: str) -> str:
@@ -374,36 +359,29 @@ def ending_text(ending: str, names, theme: str) -> str:
 
 def game_endings(run: Path) -> pl.DataFrame:
     """Per configuration and way a game ends (ENDINGS): games, and their share of the
-    configuration's games with its Wilson interval (lower, upper). The winner comes from the
-    seat rows; who eliminated the leader from the event files that record it."""
-    killers = []
-    for files in event_sources(run):
-        names = pl.read_parquet_schema(files[0])
-        columns = [f"leader_killed_by_{k}" for k in KILLED_BY]
-        if all(c in names for c in columns):
-            by = pl.coalesce(
-                pl.when(pl.col(c) > 0).then(pl.lit(k))
-                for c, k in zip(columns, KILLED_BY, strict=True)  # fmt: skip
-            )
-            killers.append(
-                pl.scan_parquet(files).select("config", pl.col("game"), by.alias("killer"))
-            )
-    games = scan_seats(run).filter(pl.col("seat") == 0).select("config", "theme", "players", "game", "winner", "capped")  # fmt: skip
-    if killers:
-        games = games.join(pl.concat(killers), on=["config", "game"], how="left")
-    else:
-        games = games.with_columns(pl.lit(None, pl.String).alias("killer"))
-    ending = (
-        pl.when(pl.col("capped") | (pl.col("winner") == "none")).then(pl.lit("capped"))
-        .when((pl.col("winner") == "outlaw") & pl.col("killer").is_not_null())
-        .then(pl.lit("outlaw_by_") + pl.col("killer"))
-        .otherwise(pl.col("winner"))
-    )  # fmt: skip
+    configuration's games with its Wilson interval (lower, upper). Each chunk's counts are
+    those its writer kept (event_rows.event_sums' "endings"); a chunk without them is
+    counted from its rows: the winner from the seat rows, who eliminated the leader from
+    its event file where one records it."""
+    counts, rest = [], []
+    for path in sorted((Path(run) / SEATS).glob("*.parquet")):
+        sums = kept_sums(Path(run) / EVENTS / path.name)
+        if sums is not None and "endings" in sums:
+            keys = (sums["config"], sums["theme"], sums["players"])
+            counts += [(*keys, ending, n) for ending, n in sums["endings"].items()]
+        else:
+            rest.append(path.name)
+    schema = {"config": pl.String, "theme": pl.String, "players": pl.UInt8, "ending": pl.String,
+              "games": pl.Int64}  # fmt: skip
+    frames = [pl.DataFrame(counts, schema=schema, orient="row").lazy()]
+    if rest:
+        frames.append(_counted_endings(run, rest).select(*schema))
     lower, upper = wilson_exprs("games", "total")
     order = {name: i for i, name in enumerate(ENDINGS)}
     return (
-        games.group_by(*CONFIG_KEYS, ending.alias("ending"))
-        .agg(pl.len().cast(pl.Int64).alias("games"))
+        pl.concat(frames)
+        .group_by(*CONFIG_KEYS, "ending")
+        .agg(pl.col("games").sum())
         .with_columns(pl.col("games").sum().over(CONFIG_KEYS).alias("total"))
         .with_columns(
             (pl.col("games") / pl.col("total")).alias("share"),
@@ -417,8 +395,29 @@ def game_endings(run: Path) -> pl.DataFrame:
     )
 
 
+def _counted_endings(run: Path, names: list[str]) -> pl.LazyFrame:
+    """game_endings' counts of the seat chunks `names` from their rows."""
+    killers = []
+    columns = [f"leader_killed_by_{k}" for k in KILLED_BY]
+    for files in event_sources(run):
+        files = [f for f in files if f.name in names]
+        if files and all(c in pl.read_parquet_schema(files[0]) for c in columns):
+            killers.append(
+                pl.scan_parquet(files).select("config", "game", killer_expr().alias("killer"))
+            )
+    games = scan_seats(run, [f"{SEATS}/{name}" for name in names]).filter(pl.col("seat") == 0)
+    games = games.select(*CONFIG_KEYS, "game", "winner", "capped")
+    if killers:
+        games = games.join(pl.concat(killers), on=["config", "game"], how="left")
+    else:
+        games = games.with_columns(pl.lit(None, pl.String).alias("killer"))
+    return games.group_by(*CONFIG_KEYS, ending_expr().alias("ending")).agg(
+        pl.len().cast(pl.Int64).alias("games")
+    )
+
+
 def event_tables(
-    cells: list[pl.DataFrame], seat_cells: pl.LazyFrame, game_cells: pl.LazyFrame
+    cells: list[dict[str, Any]], seat_cells: pl.LazyFrame, game_cells: pl.LazyFrame
 ) -> dict[str, pl.DataFrame]:
     """card_usage, draw_checks, game_events and event_games (per configuration: games with
     event counts) from `collect_event_cells` and the report's cells."""

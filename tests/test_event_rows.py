@@ -13,11 +13,14 @@ from typer.testing import CliRunner
 from simcore.cli import app
 from simcore.engine import vocab
 from simcore.engine.event_rows import (
+    ALL,
     EVENTS,
     event_columns,
     event_file,
     event_frame,
+    event_sums,
     parse_used_column,
+    sums_file,
     used_column,
 )
 from simcore.engine.events import event_names
@@ -94,6 +97,68 @@ def test_every_chunk_has_its_event_file(played):
     assert row.drop("config", "theme", "players", "game").row(0) == event_frame(
         block, theme, 5, 85, "x"
     ).drop("config", "theme", "players", "game").row(0)
+
+
+def test_every_event_file_has_its_sums(played):
+    """Each chunk's writer leaves its event file's sums beside it: a count's sum and sum of
+    squares, each role's card uses, and the per-game totals damage_total and used:all:."""
+    for path in sorted((played / EVENTS).glob("*.parquet")):
+        sums = json.loads(sums_file(path).read_text())
+        frame = pl.read_parquet(path)
+        leaders = pl.read_parquet(played / SEATS / path.name).filter(pl.col("seat") == 0)
+        assert sums == event_sums(frame, leaders)
+        assert sum(sums["endings"].values()) == frame.height
+        assert sums["endings"].get("leader", 0) == (leaders["winner"] == "leader").sum()
+        by_outlaw = (frame["leader_killed_by_outlaw"] > 0) & (leaders["winner"] == "outlaw")
+        assert sums["endings"].get("outlaw_by_outlaw", 0) == by_outlaw.sum()
+        assert (sums["config"], sums["games"]) == (frame["config"][0], frame.height)
+        bang = frame["damage_bang"].cast(pl.Float64)
+        assert sums["sums"]["damage_bang"] == [bang.sum(), (bang * bang).sum()]
+        damage = frame.select(pl.sum_horizontal(pl.col("^damage_.*$"))).to_series()
+        assert sums["sums"]["damage_total"] == [damage.sum(), (damage * damage).sum()]
+        uses = frame.select(pl.sum_horizontal(pl.col("^used:.*:BANG!$"))).to_series()
+        assert sums["sums"][used_column(ALL, "BANG!")] == [uses.sum(), (uses * uses).sum()]
+        assert uses.sum() > 0
+    with pytest.raises(ValueError, match="2 configurations"):
+        event_sums(pl.concat([pl.read_parquet(p) for p in (played / EVENTS).glob("*.parquet")]))
+
+
+def test_the_report_reads_the_sums_files(run, tmp_path):
+    """The event tables and the endings come from the sums files, the same as counting the
+    event and seat files' rows; a sums file that describes other games than its event file
+    is not read."""
+    from reports.events import collect_event_cells, game_endings
+
+    def card_usage(folder):
+        from reports.report import load_report
+
+        return load_report(folder).tables["card_usage"]
+
+    summed = shutil.copytree(run, tmp_path / "summed")
+    for path in (summed / EVENTS).glob("*.sums.json"):
+        path.unlink()
+    assert card_usage(run).equals(card_usage(summed))
+    assert game_endings(run).equals(game_endings(summed))
+    kept = sums_file(run / EVENTS / "classic_5p_smart-00000.parquet")
+    sums = json.loads(kept.read_text())
+    sums["sums"][used_column("leader", "BANG!")][0] += 40  # one more use a game
+    kept.write_text(json.dumps(sums))
+    leader = (pl.col("card") == "BANG!") & (pl.col("role") == "leader")
+    changed = card_usage(run).filter(leader & (pl.col("config") == "classic/5p/smart"))
+    before = card_usage(summed).filter(leader & (pl.col("config") == "classic/5p/smart"))
+    assert changed["uses"].item() == before["uses"].item() + 40
+    sums["endings"]["capped"] = sums["endings"].get("capped", 0) + 3
+    kept.write_text(json.dumps(sums))
+    capped = (pl.col("config") == "classic/5p/smart") & (pl.col("ending") == "capped")
+    assert (
+        game_endings(run).filter(capped)["games"].sum()
+        == 3 + game_endings(summed).filter(capped)["games"].sum()
+    )
+    sums["games"] += 1
+    kept.write_text(json.dumps(sums))
+    assert card_usage(run).equals(card_usage(summed))
+    assert game_endings(run).equals(game_endings(summed))
+    assert len(collect_event_cells(run)) == 6
 
 
 def test_a_missing_event_file_replays_its_chunk(run):

@@ -1,6 +1,7 @@
 """Event rows: one engine `GameBlock` (played with events=True) -> the run folder's event table.
 
-    out/events/<config>-<chunk>.parquet   one row per game, beside seats/<same name>
+    out/events/<config>-<chunk>.parquet     one row per game, beside seats/<same name>
+    out/events/<config>-<chunk>.sums.json   the sums a report reads of it (event_sums)
 
 written by every chunk of `bangsim run` and `bangsim experiment` unless --no-events (about
 5% of games per second: `make bench` measures it).
@@ -49,6 +50,7 @@ KEYS: dict[str, pl.DataType] = {
     "game": pl.UInt64(),
 }
 USED = "used:"  # prefix of the card-use columns: used:<role>:<card>
+ALL = "all"  # the role of event_sums' used:all:<card>, every seat together
 # how event files are written: zstd level 1 without column statistics is a third faster to
 # write than the default for the same size (the files are always read whole)
 WRITE_OPTIONS: dict[str, Any] = {"compression": "zstd", "compression_level": 1, "statistics": False}
@@ -79,6 +81,82 @@ def event_columns(card_names: list[str] | tuple[str, ...]) -> list[str]:
 def event_file(seat_file: str) -> str:
     """The event file of a seat chunk: 'seats/x-00001.parquet' -> 'events/x-00001.parquet'."""
     return f"{EVENTS}/{Path(seat_file).name}"
+
+
+def sums_file(event_path: Path) -> Path:
+    """The sums file of an event file: events/x-00001.parquet -> events/x-00001.sums.json."""
+    return event_path.with_name(f"{event_path.stem}.sums.json")
+
+
+KILLED_BY = ("deputy", "outlaw", "renegade", "no_one")  # leader_killed_by_<who> counts
+
+
+def killer_expr() -> pl.Expr:
+    """Who eliminated the leader (a KILLED_BY entry) from a game's event row; null when no
+    one did."""
+    return pl.coalesce(
+        pl.when(pl.col(f"leader_killed_by_{k}") > 0).then(pl.lit(k)) for k in KILLED_BY
+    )
+
+
+def ending_expr() -> pl.Expr:
+    """How a game ended (reports.events.ENDINGS names them) from its leader's seat row
+    (winner, capped) and `killer` (killer_expr; null where not recorded): "capped", the
+    winning side, and for the outlaws who eliminated the leader ("outlaw_by_<who>")."""
+    return (
+        pl.when(pl.col("capped") | (pl.col("winner") == "none")).then(pl.lit("capped"))
+        .when((pl.col("winner") == "outlaw") & pl.col("killer").is_not_null())
+        .then(pl.lit("outlaw_by_") + pl.col("killer"))
+        .otherwise(pl.col("winner"))
+    )  # fmt: skip
+
+
+def event_sums(frame: pl.DataFrame, leaders: pl.DataFrame | None = None) -> dict[str, Any]:
+    """What a report reads of one configuration's event rows (an event file), a few hundred
+    numbers whatever the games: its config, theme, players and games, and under "sums" each
+    count's sum and sum of squares over the games ([sum, sq], floats: squares of large
+    counts over millions of games overflow 64-bit integers), for every count column, every
+    used:<role>:<card> column, and two per-game totals: damage_total (the damage_* counts)
+    and used:all:<card> (a card's uses by every role).
+
+    With `leaders`, the same games' seat rows of seat 0 (game, winner, capped), also under
+    "endings" the games per way they ended (ending_expr).
+
+    A chunk's writer stores them beside its event file (sums_file), so a report adds a few
+    numbers per chunk instead of reading every game's row (reports.events.chunk_sums).
+    Raises ValueError for rows of no configuration or of several."""
+    configs = frame.select("config", "theme", "players").unique()
+    if configs.height != 1:
+        raise ValueError(f"event rows of {configs.height} configurations, expected one")
+    sums: dict[str, list[float]] = {}
+
+    def add(name: str, values: np.ndarray) -> None:
+        sums[name] = list(_sum_sq(values))
+
+    columns = {c: frame[c].to_numpy() for c in frame.columns if c not in KEYS}
+    counts = [c for c in columns if parse_used_column(c) is None]
+    for c in counts:
+        add(c, columns[c])
+    add("damage_total", sum(columns[c].astype(np.int64) for c in counts if c.startswith("damage_")))
+    by_card: dict[str, list[str]] = {}
+    for c in columns:
+        if (parsed := parse_used_column(c)) is not None:
+            by_card.setdefault(parsed[1], []).append(c)
+    for card, role_columns in by_card.items():
+        for c in role_columns:
+            add(c, columns[c])
+        add(used_column(ALL, card), sum(columns[c].astype(np.int64) for c in role_columns))
+    config, theme, players = configs.row(0)
+    found = {"config": config, "theme": theme, "players": players, "games": frame.height}
+    if leaders is not None:
+        if not leaders["game"].equals(frame["game"]):
+            raise ValueError("the leaders' seat rows are not those of the event rows' games")
+        games = leaders.select(
+            "winner", "capped", frame.select(killer_expr().alias("killer")).to_series()
+        )
+        ends = games.group_by(ending_expr().alias("ending")).len().sort("ending")
+        found["endings"] = dict(ends.iter_rows())
+    return {**found, "sums": sums}
 
 
 def event_frame(block: Any, theme: Theme, players: int, game0: int, config: str) -> pl.DataFrame:
@@ -120,6 +198,19 @@ def event_frame(block: Any, theme: Theme, players: int, game0: int, config: str)
         pl.lit(players, dtype=pl.UInt8).alias("players"),
         pl.all(),
     )
+
+
+@njit(cache=True)
+def _sum_sq(x):
+    """The sum of x and the sum of its squares, in floats, added in order (the same
+    numbers on every machine, no copy of x)."""
+    total = 0.0
+    sq = 0.0
+    for v in x:
+        f = float(v)
+        total += f
+        sq += f * f
+    return total, sq
 
 
 @njit(cache=True)

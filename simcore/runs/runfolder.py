@@ -4,6 +4,8 @@
     out/seats/<config>-<chunk>.parquet one chunk of seat rows (simcore.engine.rows), written atomically
     out/events/<config>-<chunk>.parquet the same games' event counts and card uses, one row per
                                        game (simcore.engine.event_rows), written atomically just before
+    out/events/<config>-<chunk>.sums.json their sums, what a report reads (event_rows.event_sums),
+                                       written atomically just before the event file
     out/bands.json                     the band ends replayed on the run's deals for its reports
                                        (reports.bands.keep_bands), written atomically after the games
 
@@ -52,7 +54,9 @@ from simcore.engine.event_rows import (
     event_file,
     event_frame,
     event_problem,
+    event_sums,
     parquet_problem,
+    sums_file,
 )
 from simcore.engine.event_rows import WRITE_OPTIONS as EVENT_WRITE_OPTIONS
 from simcore.engine.request import (
@@ -351,9 +355,10 @@ def write_chunks(
                     bar.set_postfix_str(postfix(chunk), refresh=False)
                     seats, events = rows if isinstance(rows, ChunkRows) else (rows, None)
                     if events is not None:
-                        write_parquet_atomic(
-                            events, out / event_file(chunk.file), EVENT_WRITE_OPTIONS
-                        )
+                        path = out / event_file(chunk.file)
+                        sums = event_sums(events, seats.filter(pl.col("seat") == 0))
+                        write_atomic(sums_file(path), json.dumps(sums).encode())
+                        write_parquet_atomic(events, path, EVENT_WRITE_OPTIONS)
                     write_parquet_atomic(seats, out / chunk.file)
                     # wall time since the previous chunk was written (a backend may play
                     # several at once): the chunks' seconds add up to the run's
