@@ -303,7 +303,8 @@ def comparison_lines(c: Comparison) -> list[str]:
             f"{run} vs {c.labels[0]}, {match}: largest side change "
             f"{c.names.side(top['side'], top['theme_run'])} {pp(top['diff'])} "
             f"({'significant' if top['significant'] else 'within noise'}); "
-            f"{flagged.height} character effects changed significantly"
+            f"{flagged.height} character effect{'' if flagged.height == 1 else 's'} "
+            "changed significantly"
             + (f" ({changed}{', ...' if flagged.height > 5 else ''})." if changed else ".")
         )
     return lines

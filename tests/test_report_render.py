@@ -188,6 +188,8 @@ def test_compare_runs(runs, tmp_path):
     assert result.exit_code == 0, result.output
     html = (out / "index.html").read_text()
     assert "seed4 vs seed3, classic/4p/basic: largest side change" in result.stdout
+    found = re.search(r"(\d+) character (effects?) changed significantly", result.stdout)
+    assert found and (found[2] == "effect") == (found[1] == "1"), result.stdout
     assert len(images(html)) == len(list(out.glob("*.png"))) == 2
     assert "paired by label" in html and "Newcombe" in html
 
