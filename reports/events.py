@@ -95,11 +95,14 @@ def event_sources(run: Path) -> list[list[Path]]:
 
 def kept_sums(event_path: Path) -> dict[str, Any] | None:
     """The sums its chunk's writer left beside an event file (event_rows.event_sums), if
-    they describe as many games as the event file holds (its footer's row count)."""
-    kept = sums_file(event_path)
-    if not kept.is_file():
+    they read as such and describe as many games as the event file holds (its footer's row
+    count); None otherwise (the file is then summed from its rows)."""
+    try:
+        sums = json.loads(sums_file(event_path).read_text())
+    except (OSError, ValueError):  # none, or not JSON
         return None
-    sums = json.loads(kept.read_text())
+    if not isinstance(sums, dict) or not isinstance(sums.get("sums"), dict):
+        return None
     games = pl.scan_parquet(event_path).select(pl.len()).collect().item()
     return sums if sums.get("games") == games else None
 

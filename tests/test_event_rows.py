@@ -125,8 +125,8 @@ def test_every_event_file_has_its_sums(played):
 
 def test_the_report_reads_the_sums_files(run, tmp_path):
     """The event tables and the endings come from the sums files, the same as counting the
-    event and seat files' rows; a sums file that describes other games than its event file
-    is not read."""
+    event and seat files' rows; a sums file that describes other games than its event file,
+    or is no sums file, is not read."""
     from reports.events import collect_event_cells, game_endings
 
     def card_usage(folder):
@@ -154,10 +154,12 @@ def test_the_report_reads_the_sums_files(run, tmp_path):
         game_endings(run).filter(capped)["games"].sum()
         == 3 + game_endings(summed).filter(capped)["games"].sum()
     )
-    sums["games"] += 1
-    kept.write_text(json.dumps(sums))
+    for other in (dict(sums, games=sums["games"] + 1), [1, 2], {"games": 40}):
+        kept.write_text(json.dumps(other))
+        assert card_usage(run).equals(card_usage(summed))
+        assert game_endings(run).equals(game_endings(summed))
+    kept.write_text('{"games": 4')  # not JSON
     assert card_usage(run).equals(card_usage(summed))
-    assert game_endings(run).equals(game_endings(summed))
     assert len(collect_event_cells(run)) == 6
 
 
