@@ -242,9 +242,15 @@ def effects_overall(cells: Cells, by: str = "character") -> pl.LazyFrame:
         .group_by(*CONFIG_KEYS, by)
         .agg(
             *counts(pl.col("games").sum(), pl.col("wins").sum()),
-            ((pl.col("games") * pl.col("baseline")).sum() / pl.col("games").sum()).alias(
-                "baseline"
-            ),
+            # summed role by role in a fixed order: a float sum in the group's row order,
+            # which varies from run to run, differs in its last digits
+            (
+                pl.sum_horizontal(
+                    (pl.col("games") * pl.col("baseline")).filter(pl.col("role") == r).sum()
+                    for r in vocab.ROLES
+                )
+                / pl.col("games").sum()
+            ).alias("baseline"),
         )
     )
     return effects(totals, [*CONFIG_KEYS, by], ["config"])
