@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import math
 import pickle
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -277,16 +278,19 @@ def test_a_round_labels_the_same_on_any_backend():
         assert np.array_equal(getattr(away, f), getattr(here, f)), f
 
 
-def unshipped_table() -> tuple[str, int]:
-    """(theme, players) of a table no strong field is shipped for."""
-    from strategies.learned_files import shipped_strong
+def unshipped_theme(tmp_path: Path) -> Path:
+    """A theme file no strong field is shipped for: classic's rules under the id "house",
+    with no parent (a variant plays its parent's fields)."""
+    from typer.testing import CliRunner
 
-    return next(
-        (t, n)
-        for t in ("classic", "star_wars", "walking_dead", "classic_dodge_city")
-        for n in range(4, 8)
-        if f"{t}_{n}p" not in shipped_strong()
-    )
+    from simcore.cli import app
+
+    path = tmp_path / "house.toml"
+    done = CliRunner().invoke(app, ["themes", "export", "classic", "--out", str(path)])
+    assert done.exit_code == 0, done.output
+    path.write_text(path.read_text().replace('parent = "classic"\n', ""))
+    assert "parent" not in path.read_text()
+    return path
 
 
 def random_tables(seed: int) -> np.ndarray:
@@ -379,10 +383,10 @@ def test_run_plays_strong_where_shipped_and_refuses_elsewhere_writing_nothing(tm
                                "strong", "--out", str(out), "--no-progress"])  # fmt: skip
     assert done.exit_code == 0, done.output
     assert "under strong play" in done.output
-    theme, n = unshipped_table()
+    house = unshipped_theme(tmp_path)
     missing = tmp_path / "missing"
-    refused = runner.invoke(app, ["run", "--theme", theme, "--players", str(n), "--games", "200",
+    refused = runner.invoke(app, ["run", "--theme", str(house), "--players", "5", "--games", "200",
                                   "--strategy", "strong", "--out", str(missing), "--no-progress"])  # fmt: skip
     assert refused.exit_code == 2
-    assert f"no strong field for {theme} at {n} players" in refused.output
+    assert "no strong field for house at 5 players" in refused.output
     assert not missing.exists()

@@ -3,7 +3,7 @@ each strategy level against one field, on the same deals."""
 
 import polars as pl
 import pytest
-from test_learned import unshipped_table
+from test_learned import unshipped_theme
 from typer.testing import CliRunner
 
 from simcore.cli import app
@@ -36,11 +36,11 @@ def test_rates_are_the_tournaments_on_the_same_deals():
         assert r["gain_lower"] <= r["gain"] <= r["gain_upper"]
 
 
-def test_levels_and_the_line_name_the_steepest_role():
+def test_levels_and_the_line_name_the_steepest_role(tmp_path):
     classic = load_theme("classic")
     assert skill_levels(classic, 5)[-1] == "strong"  # shipped for classic at 5 players
-    theme, n = unshipped_table()
-    assert skill_levels(load_theme(theme), n, search=True) == [*LEVELS, "search:tuned"]
+    house = load_theme(unshipped_theme(tmp_path))
+    assert skill_levels(house, 5, search=True) == [*LEVELS, "search:tuned"]
     table = skill_depth(classic, 4, 120, 3, "basic", levels=["smart", "tuned"])
     top = table.filter(pl.col("rank") == 1).sort("over_base", descending=True).row(0, named=True)
     line = skill_line(table, classic.role_names)
