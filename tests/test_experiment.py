@@ -7,6 +7,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 from test_cli import assert_bad_input
+from test_learned import unshipped_theme
 from typer.testing import CliRunner
 
 import simcore
@@ -194,6 +195,22 @@ def test_a_bad_cell_anywhere_in_the_grid_stops_everything(tmp_path):
     )
     out = tmp_path / "runs" / "x"
     assert_bad_input(cli(str(source), "--out", str(out)), "walking_dead", "El Gringo")
+    assert not out.exists()
+
+
+def test_a_learned_field_a_table_lacks_stops_the_grid_before_anything_is_played(tmp_path):
+    # `strong` ships for classic, not for the parentless theme file house.toml: the grid is
+    # refused at planning, where a missing field once surfaced only when its cell was played
+    house = unshipped_theme(tmp_path)
+    source = write(
+        tmp_path,
+        f'[grid]\nthemes = ["classic", "{house.name}"]\nstrategies = ["tuned", "strong"]\n',
+    )
+    out = tmp_path / "runs" / "x"
+    assert_bad_input(
+        cli(str(source), "--out", str(out), "--no-progress"),
+        "grid.strategies: no strong field for house at 5 players",
+    )
     assert not out.exists()
 
 

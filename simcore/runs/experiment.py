@@ -223,6 +223,11 @@ def plan_experiment(
         supported = theme.player_counts()
         playable = [n for n in counts if n in supported]
         skipped += [f"{theme.id}/{n}p" for n in counts if n not in supported]
+        for level in strategies:  # at this theme's tables: a learned field may lack one
+            try:
+                check_strategy(level.strategy, playable, theme.plays_as)
+            except ValueError as e:
+                raise ExperimentError(f"{name}: grid.strategies: {e}") from None
         for combo in itertools.product(*axes):
             overrides = tuple(combo)
             variant = apply_overrides(theme, overrides, name)
