@@ -71,10 +71,14 @@ def find_learned(spec: str, theme: str | None, players: int | None) -> Learned:
             raise ValueError("strategy 'strong' needs a theme and a player count")
         path = strong_path(theme, players)
         if not path.is_file():
+            from simcore.engine.theme import shipped_themes  # at the top: an import cycle
+
+            # a theme of one's own is learned from its file
+            given = theme if theme in shipped_themes() else "THEME_FILE.toml"
             raise ValueError(
                 f"no strong field for {theme} at {players} players (shipped: "
                 f"{', '.join(shipped_strong()) or 'none'}); make one with "
-                f"`bangsim learn --theme {theme} --players {players}`"
+                f"`bangsim learn --theme {given} --players {players}`"
             )
     else:
         path = Path(spec)

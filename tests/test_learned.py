@@ -75,7 +75,7 @@ def test_a_bad_learned_file_is_one_line(tmp_path, text, message):
 def test_strong_names_what_is_shipped_and_refuses_the_rest():
     with pytest.raises(ValueError, match="no strong field for classic at 8 players") as err:
         resolve_strategy("strong", 8, "classic")
-    assert "bangsim learn" in str(err.value)
+    assert "bangsim learn --theme classic --players 8" in str(err.value)
     with pytest.raises(ValueError, match="needs a theme and a player count"):
         resolve_strategy("strong")
 
@@ -389,4 +389,5 @@ def test_run_plays_strong_where_shipped_and_refuses_elsewhere_writing_nothing(tm
                                   "--strategy", "strong", "--out", str(missing), "--no-progress"])  # fmt: skip
     assert refused.exit_code == 2
     assert "no strong field for house at 5 players" in refused.output
+    assert "bangsim learn --theme THEME_FILE.toml --players 5" in refused.output
     assert not missing.exists()
