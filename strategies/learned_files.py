@@ -71,7 +71,7 @@ def find_learned(spec: str, theme: str | None, players: int | None) -> Learned:
             raise ValueError("strategy 'strong' needs a theme and a player count")
         path = strong_path(theme, players)
         if not path.is_file():
-            from simcore.engine.theme import shipped_themes  # at the top: an import cycle
+            from simcore.engine.theme import shipped_themes  # not at the top: an import cycle
 
             # a theme of one's own is learned from its file
             given = theme if theme in shipped_themes() else "THEME_FILE.toml"
