@@ -185,9 +185,11 @@ def round_header(theme: Theme, players: int, rnd: Round, command: str) -> str:
         f"{r} {100 * g:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]"
         for r, (g, lo, hi) in rnd.gains.items()
     )
+    # field K > 1 learns from field K - 1; the first from the run's start (tuned)
+    source = f"field {rnd.number - 1}" if rnd.number > 1 else Path(rnd.learned_from).name
     return (
         f"The learned field of {theme.id} at {players} players: field {rnd.number} of the\n"
-        f"learning run below, learned from {Path(rnd.learned_from).name}'s games and rollouts.\n"
+        f"learning run below, learned from {source}'s games and rollouts.\n"
         f"Cost: {rnd.games:,} games, {rnd.decisions:,} decisions labelled, "
         f"{rnd.rollouts:,} rollouts, {rnd.seconds:,.0f} s.\n"
         f"Against the field it learned from, each role playing its new table gains (points, "
