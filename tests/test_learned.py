@@ -281,13 +281,9 @@ def test_a_round_labels_the_same_on_any_backend():
 def unshipped_theme(tmp_path: Path) -> Path:
     """A theme file no strong field is shipped for: classic's rules under the id "house",
     with no parent (a variant plays its parent's fields)."""
-    from typer.testing import CliRunner
+    from test_variants import export
 
-    from simcore.cli import app
-
-    path = tmp_path / "house.toml"
-    done = CliRunner().invoke(app, ["themes", "export", "classic", "--out", str(path)])
-    assert done.exit_code == 0, done.output
+    path = export(tmp_path, "classic", "house")
     path.write_text(path.read_text().replace('parent = "classic"\n', ""))
     assert "parent" not in path.read_text()
     return path
