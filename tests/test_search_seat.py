@@ -17,13 +17,16 @@ from typer.testing import CliRunner
 from simcore.cli import app
 from simcore.engine import kernel
 from simcore.engine.kernel import NO_STOP
-from simcore.engine.rng import rng_seed
-from simcore.engine.search import LOG_FULL, NO_MIX, searched_decision, world_rows
+from simcore.engine.labels import labelled_options
+from simcore.engine.rng import GOLDEN, mix64, rng_seed
+from simcore.engine.search import LOG_FULL, NO_MIX, TAG_SEARCH, searched_decision, world_rows
 from simcore.engine.state import (
     PH_PLAY,
     S_CUR,
+    S_DECISIONS,
     S_DECK_N,
     S_N,
+    S_OPTIONS,
     S_OVER,
     S_PAUSED,
     S_PHASE,
@@ -217,6 +220,30 @@ def test_its_decisions_ignore_what_it_cannot_see():
             assert np.array_equal(after.options, before.options)
         checked += 1
     assert checked >= 8
+
+
+def test_every_option_is_played_on_the_worlds_the_teacher_deals():
+    """At real mid-game play-phase decisions, with a budget of one round (every option on the
+    same `worlds` worlds, none halved away), each option's rollout wins are the teacher's
+    labels of it on the decision's worlds (simcore.engine.labels, option by option): each
+    world is dealt once and every option played from that same deal, whatever the order."""
+    tables = pack_tables(load_theme("classic").tables)
+    basic = resolve_strategy("basic", 6)
+    plays = resolve_strategy("search@kinds=play:basic", 6)
+    checked = 0
+    for g, G, _ in searching_states(16, lambda role: plays):
+        m = int(G.s[S_OPTIONS]) + 1
+        one_round = resolve_strategy(f"search@worlds=3@budget={3 * m}@kinds=play:basic", 6)
+        d = searched_decision(tables, G, one_round, seed=3, game=g)
+        with np.errstate(over="ignore"):  # the keys' arithmetic is modulo 2**64
+            key = mix64(mix64(np.uint64(3) ^ TAG_SEARCH) + np.uint64(g) * GOLDEN)
+            key = mix64(key + np.uint64(G.s[S_DECISIONS]))
+        wins, _, _ = labelled_options(tables, G, basic, 3, beta=Search.beta, key=int(key))
+        assert len(d.options) == m
+        assert d.options[:, 2].tolist() == [3] * m
+        assert d.options[:, 1].tolist() == [wins[code - 1] for code in d.options[:, 0]]
+        checked += 1
+    assert checked >= 6
 
 
 def test_search_specs():

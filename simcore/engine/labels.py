@@ -5,7 +5,7 @@ Each game of (seed) is played by the field, every seat pausing at each of its pl
 decisions (kernel.take_turn, state.SK_PLAY_KINDS); a decision is labelled with probability
 `rate`, keyed by (seed, game, decision) alone, up to D_CAP a game. A labelled decision's
 options are ending the play phase (code 1) and every legal play (code k + 2), each played on
-the same `worlds` worlds (search.rollout: what the seat cannot see redealt, roles by
+the same `worlds` worlds (search.deal_world: what the seat cannot see redealt, roles by
 `beta`, the field at every seat from there); an option's label is the games its seat's side
 wins. The game then goes on with the field's own choice, so the decisions sampled are those
 the field meets. What a learned table reads of each play (decide.play_context) is kept with
@@ -23,7 +23,7 @@ from numba import config, get_thread_id, prange
 from simcore.engine.jit import njit
 from simcore.engine.kernel import NO_STOP, play_on, setup_game, verify
 from simcore.engine.rng import GOLDEN, mix64
-from simcore.engine.search import C_BETA_CENTI, N_CFG, copies, rollout
+from simcore.engine.search import C_BETA_CENTI, N_CFG, copies, deal_world, play_world
 from simcore.engine.state import (
     S_BASE,
     S_CUR,
@@ -66,26 +66,27 @@ class Labels(NamedTuple):
 
 
 @njit(cache=True)
-def label_options(G, Gw, S, Sw, T, W, rows, key, worlds, cfg, wins, slot, ctx):
+def label_options(G, Gw, S, Sw, D, Dw, T, W, rows, key, worlds, cfg, wins, slot, ctx):
     """Label the paused play-phase decision of G (its seat G.s[S_CUR]): option j (code j + 1)
-    played on worlds 0 .. worlds - 1 of `key` (search.rollout), its wins in wins[j], and
-    each play's learned-table row and context in slot[j], ctx[j] (slot[0] = -1: ending)."""
+    played on worlds 0 .. worlds - 1 of `key` (search.deal_world, search.play_world: each
+    world dealt once into D, every option played on it), its wins in wins[j], and each
+    play's learned-table row and context in slot[j], ctx[j] (slot[0] = -1: ending)."""
     pure = np.zeros((0, 5), np.float64)  # the field is not mixed (search.world_rows)
     p = G.s[S_CUR]
     m = G.s[S_OPTIONS] + 1
     slot[0] = -1
     for k in range(m - 1):
         slot[k + 1] = play_context(G, T, p, k, ctx[k + 1])
-    for j in range(m):
-        won = 0
-        for world in range(worlds):
-            won += rollout(G, Gw, S, Sw, T, W, rows, key, world, j + 1, cfg, pure)
-        wins[j] = won
+    wins[:m] = 0
+    for world in range(worlds):
+        deal_world(G, Gw, D, Dw, W, rows, key, world, cfg, pure)
+        for j in range(m):
+            wins[j] += play_world(G, D, Dw, S, Sw, T, j + 1, j == m - 1)
 
 
 @njit(cache=True)
-def label_game(G, Gw, S, Sw, T, W, pool, rows, players, seed, game, cfg, rate, worlds, meta,
-               wins, slot, ctx):  # fmt: skip
+def label_game(G, Gw, S, Sw, D, Dw, T, W, pool, rows, players, seed, game, cfg, rate, worlds,
+               meta, wins, slot, ctx):  # fmt: skip
     """Play game `game`, labelling its sampled decisions into meta/wins/slot/ctx[:D_CAP]
     (see the module docstring); returns (decisions labelled, decisions skipped)."""
     no_feature = np.full(2, -1, np.int64)
@@ -115,7 +116,9 @@ def label_game(G, Gw, S, Sw, T, W, pool, rows, players, seed, game, cfg, rate, w
                 meta[d, 3] = G.s[S_BASE]
                 meta[d, 4] = G.s[S_DECISIONS]
                 meta[d, 5] = G.s[S_TURN]
-                label_options(G, Gw, S, Sw, T, W, rows, key, worlds, cfg, wins[d], slot[d], ctx[d])
+                label_options(
+                    G, Gw, S, Sw, D, Dw, T, W, rows, key, worlds, cfg, wins[d], slot[d], ctx[d]
+                )  # fmt: skip
                 d += 1
         G.s[S_FORCE] = G.s[S_BASE]
 
@@ -123,14 +126,14 @@ def label_game(G, Gw, S, Sw, T, W, pool, rows, players, seed, game, cfg, rate, w
 @njit(parallel=True, cache=True)
 def label_block(states, scratch, tables, W, pool, rows, players, seed, game0, n, cfg, rate,
                 worlds, meta, wins, slot, ctx, counts):  # fmt: skip
-    """label_game for games game0 .. game0 + n - 1, one work item each; counts[g] = its
-    (labelled, skipped)."""
+    """label_game for games game0 .. game0 + n - 1, one work item each, on thread t's state
+    and its two scratch states (2 t, 2 t + 1); counts[g] = its (labelled, skipped)."""
     for g in prange(n):
         t = get_thread_id()
         a, b = label_game(
-            states.s[t], states.words[t], scratch.s[t], scratch.words[t], tables[0], W, pool,
-            rows, players, seed, game0 + g, cfg, rate, worlds, meta[g], wins[g], slot[g],
-            ctx[g],
+            states.s[t], states.words[t], scratch.s[2 * t], scratch.words[2 * t],
+            scratch.s[2 * t + 1], scratch.words[2 * t + 1], tables[0], W, pool, rows, players,
+            seed, game0 + g, cfg, rate, worlds, meta[g], wins[g], slot[g], ctx[g],
         )  # fmt: skip
         counts[g, 0] = a
         counts[g, 1] = b
@@ -160,7 +163,7 @@ def label_decisions(
     counts = np.zeros((games, 2), np.int64)
     with np.errstate(over="ignore"):
         label_block(
-            copies(new_states(threads)), copies(new_states(threads)),
+            copies(new_states(threads)), copies(new_states(2 * threads)),
             pack_tables(theme.tables, strategy.learned), strategy.matrix, pool,
             strategy.role_preset, players, seed, game0, games, cfg, float(rate), worlds, meta,
             wins, slot, ctx, counts,
@@ -183,10 +186,10 @@ def labelled_options(tables, state, strategy, worlds: int, beta: float = 0.0, ke
     wins = np.zeros(m, np.int64)
     slot = np.zeros(m, np.int64)
     ctx = np.zeros((m, N_CTX), np.float64)
-    G, S = copies(start), copies(new_states(1))
+    G, S = copies(start), copies(new_states(2))
     with np.errstate(over="ignore"):
         label_options(
-            G.s[0], G.words[0], S.s[0], S.words[0], tables[0], strategy.matrix,
+            G.s[0], G.words[0], S.s[0], S.words[0], S.s[1], S.words[1], tables[0], strategy.matrix,
             strategy.role_preset, np.uint64(key), worlds, cfg, wins, slot, ctx,
         )  # fmt: skip
     return wins, slot, ctx

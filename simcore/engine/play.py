@@ -85,11 +85,12 @@ class CheckedModeError(AssertionError):
 
 class Searching(NamedTuple):
     """What search_range needs for seats that search (simcore.engine.search): the settings,
-    the states' int64 words and a scratch state per thread (its words)."""
+    the states' int64 words and two scratch states per thread (2 t, 2 t + 1: search.decide's
+    S and D) and their words."""
 
     cfg: np.ndarray  # int64[search.N_CFG]
     words: np.ndarray  # int64[threads, words]: the states' memory
-    scratch: np.recarray  # a State record per thread
+    scratch: np.recarray  # two State records per thread
     scratch_words: np.ndarray
     mix: np.ndarray  # float64[J, 5]: the mixed field the rows were drawn from (search.world_rows)
 
@@ -97,7 +98,7 @@ class Searching(NamedTuple):
 def searching(cfg: np.ndarray, states: np.recarray, mix: np.ndarray = NO_MIX) -> Searching:
     """search_block's Searching for settings cfg (Strategy.search_config), its states and the
     mixed field `mix` (Mixture.table; 0 rows: a pure field)."""
-    scratch = new_states(len(states))
+    scratch = new_states(2 * len(states))
     return Searching(cfg, copies(states).words, scratch, copies(scratch).words, mix)
 
 
@@ -158,14 +159,14 @@ def search_range(
     t = get_thread_id()
     G = states[t]
     T = tables[0]
-    S = srch.scratch[t]
+    S, D = srch.scratch[2 * t], srch.scratch[2 * t + 1]
     Gw = srch.words[t]
-    Sw = srch.scratch_words[t]
+    Sw, Dw = srch.scratch_words[2 * t], srch.scratch_words[2 * t + 1]
     for g in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
         rows, game = game_of(role_rows, game_idx, game0, g)
         search_game(
-            G, Gw, S, Sw, T, W, pool, rows, feature, players, seed, game, checked, srch.cfg,
-            out.q[g], out.d[g], srch.mix,
+            G, Gw, S, Sw, D, Dw, T, W, pool, rows, feature, players, seed, game, checked,
+            srch.cfg, out.q[g], out.d[g], srch.mix,
         )  # fmt: skip
         game_out(G, g, players, out)
 

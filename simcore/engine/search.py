@@ -6,9 +6,10 @@ but a searching seat's turn pauses at each of its decisions of the kinds it sear
 stop; each distinct card to discard down to life; as Kit Carlson, each distinct card
 drawn to put back), or for a search of some kinds only (state.SK_*) BASE's choice and
 its alternatives of those kinds (option_kinds): in worlds sampled from what the
-seat can see (resample_hidden), the paused state is copied into the thread's scratch
-state, the option taken, and the game played to its end with BASE at every seat, the
-searching seat's own later choices too; an option's score is the games its side wins.
+seat can see (resample_hidden), each dealt once from the paused state into a scratch
+state of the thread (deal_world), each option is taken on a copy of the deal and the game
+played to its end with BASE at every seat, the searching seat's own later choices too
+(play_world); an option's score is the games its side wins.
 The budget per decision (rollouts) is spent by successive halving: every option on `worlds`
 worlds, the better half kept (the seat's own strategy's choice always), worlds doubled,
 while the budget lasts. Every option is played on the same worlds (common random numbers).
@@ -233,11 +234,11 @@ def search_seats(G, cfg):
 
 @njit(cache=True)
 def search_game(
-    G, Gw, S, Sw, T, W, pool, role_preset, feature, players, seed, game, checked, cfg, q, log,
-    mix,
+    G, Gw, S, Sw, D, Dw, T, W, pool, role_preset, feature, players, seed, game, checked, cfg, q,
+    log, mix,
 ):  # fmt: skip
     """Play game `game` of (seed) as kernel.play_game, the seats search_seats names deciding
-    by rollouts on scratch state S (Gw, Sw: G's and S's int64 words); q (int64[N_Q]) gets
+    by rollouts on scratch states S and D (Gw, Sw, Dw: G's, S's and D's int64 words); q (int64[N_Q]) gets
     the counts of the search, log (int64[rows, N_OPT], 0 rows: none) each decision
     (log_decision); mix: the mixed field the game's rows were drawn from (world_rows)."""
     setup_game(G, T, W, pool, role_preset, feature, players, seed, game, checked)
@@ -251,7 +252,9 @@ def search_game(
         if G.s[S_PAUSED] == 0:
             return
         G.s[S_PAUSED] = 0
-        G.s[S_FORCE] = decide(G, Gw, S, Sw, T, W, role_preset, seed, game, cfg, q, opts, mix)
+        G.s[S_FORCE] = decide(
+            G, Gw, S, Sw, D, Dw, T, W, role_preset, seed, game, cfg, q, opts, mix
+        )  # fmt: skip
         r = log_decision(G, opts, log, r)
         if G.s[S_ERR]:
             return
@@ -390,27 +393,40 @@ def world_rows(S, role_preset, mix, role):
 
 
 @njit(cache=True)
-def rollout(G, Gw, S, Sw, T, W, role_preset, key, world, code, cfg, mix):
-    """Does the paused G's deciding seat's side win world `world` of `key` with option
-    `code` taken and every seat playing its role's row of W from there (world_rows: the
-    game's rows, or a profile drawn from the mixed field `mix`)?"""
+def deal_world(G, Gw, D, Dw, W, role_preset, key, world, cfg, mix):
+    """Deal world `world` of `key` of the paused G's deciding seat into D (Gw, Dw: G's and
+    D's int64 words): G copied, what the seat cannot see redealt (resample_hidden) and every
+    seat playing its role's row of W from there (world_rows: the game's rows, or a profile
+    drawn from the mixed field `mix`), all with the world's own random stream. Each option
+    is then played on the world from the same deal (play_world)."""
     p = G.s[S_CUR]
-    Sw[:COPIED_WORDS] = Gw[:COPIED_WORDS]
-    S.s[S_SEARCH] = 0
-    S.s[S_PAUSED] = 0
-    S.s[S_QUIET] = 1
-    rng_seed(S.rng, key, world)
-    resample_hidden(S, p, cfg[C_BETA_CENTI] / 100.0)
-    seat_strategies(S, W, world_rows(S, role_preset, mix, G.role[p]))
-    S.s[S_FORCE] = code
-    play_on(S, T, NO_STOP)
-    if S.s[S_ERR]:
-        G.s[S_ERR] = S.s[S_ERR]
-    return S.s[S_WINNER] == SIDE_OF[G.role[p]]
+    Dw[:COPIED_WORDS] = Gw[:COPIED_WORDS]
+    D.s[S_SEARCH] = 0
+    D.s[S_PAUSED] = 0
+    D.s[S_QUIET] = 1
+    rng_seed(D.rng, key, world)
+    resample_hidden(D, p, cfg[C_BETA_CENTI] / 100.0)
+    seat_strategies(D, W, world_rows(D, role_preset, mix, G.role[p]))
 
 
 @njit(cache=True)
-def decide(G, Gw, S, Sw, T, W, role_preset, seed, game, cfg, q, opts, mix):
+def play_world(G, D, Dw, S, Sw, T, code, last):
+    """Does the paused G's deciding seat's side win the world dealt in D (deal_world) with
+    option `code` taken, the game played to its end on a copy S of D (Sw: S's words), or on D
+    itself for the `last` option played on that world?"""
+    X = D
+    if not last:
+        Sw[:COPIED_WORDS] = Dw[:COPIED_WORDS]
+        X = S
+    X.s[S_FORCE] = code
+    play_on(X, T, NO_STOP)
+    if X.s[S_ERR]:
+        G.s[S_ERR] = X.s[S_ERR]
+    return X.s[S_WINNER] == SIDE_OF[G.role[G.s[S_CUR]]]
+
+
+@njit(cache=True)
+def decide(G, Gw, S, Sw, D, Dw, T, W, role_preset, seed, game, cfg, q, opts, mix):
     """The option (a code) the paused seat takes: successive halving over its options (see
     the module docstring). opts[j] = (code, wins, rollouts, wins less BASE's on the same
     worlds, worlds where they differ, its kinds) of option j: m rows as options() lists,
@@ -437,19 +453,24 @@ def decide(G, Gw, S, Sw, T, W, role_preset, seed, game, cfg, q, opts, mix):
     done = 0  # worlds every option still in play has been played on
     spent = 0
     while True:
-        for world in range(done, w):
-            won[world] = rollout(G, Gw, S, Sw, T, W, role_preset, key, world, base, cfg, mix)
-            opts[b, 1] += won[world]
-        opts[b, 2] = w
+        last = b  # the option played last on a world (BASE's first): on its deal itself
         for j in range(m):
             if alive[j] and j != b:
-                for world in range(done, w):
-                    x = rollout(G, Gw, S, Sw, T, W, role_preset, key, world, opts[j, 0], cfg, mix)
+                last = j
+        for world in range(done, w):
+            deal_world(G, Gw, D, Dw, W, role_preset, key, world, cfg, mix)
+            won[world] = play_world(G, D, Dw, S, Sw, T, base, b == last)
+            opts[b, 1] += won[world]
+            for j in range(m):
+                if alive[j] and j != b:
+                    x = play_world(G, D, Dw, S, Sw, T, opts[j, 0], j == last)
                     opts[j, 1] += x
                     opts[j, 3] += np.int64(x) - np.int64(won[world])
                     opts[j, 4] += x != won[world]
-                    if G.s[S_ERR]:
-                        return base
+            if G.s[S_ERR]:
+                return base
+        for j in range(m):
+            if alive[j]:
                 opts[j, 2] = w
         spent += n_alive * (w - done)
         done = w
@@ -501,13 +522,14 @@ def halve(opts, alive, m, keep, base):
 
 @njit(cache=True)
 def decide_once(states, scratch, tables, W, role_preset, seed, game, cfg, opts, mix):
-    """decide at the paused states.s[0] (Copies) with scratch (Copies); returns the code."""
+    """decide at the paused states.s[0] (Copies) with scratch (Copies: two records, S and D);
+    returns the code."""
     q = np.zeros(N_Q, np.int64)
     G = states.s[0]
     G.s[S_PAUSED] = 0
     return decide(
-        G, states.words[0], scratch.s[0], scratch.words[0], tables[0], W, role_preset, seed,
-        game, cfg, q, opts, mix,
+        G, states.words[0], scratch.s[0], scratch.words[0], scratch.s[1], scratch.words[1],
+        tables[0], W, role_preset, seed, game, cfg, q, opts, mix,
     )  # fmt: skip
 
 
@@ -535,7 +557,7 @@ def searched_decision(
     W, mix = (strategy.matrix, NO_MIX) if mixed is None else (mixed.rows, mixed.table())
     with np.errstate(over="ignore"):
         code = decide_once(
-            copies(start), copies(new_states(1)), tables, W,
+            copies(start), copies(new_states(2)), tables, W,
             strategy.role_preset if rows is None else np.asarray(rows, np.int64), seed, game,
             strategy.search_config(), opts, mix,
         )  # fmt: skip

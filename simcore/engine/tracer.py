@@ -561,7 +561,7 @@ def replaying(rec: Recorder, log: list[list[int]]) -> Callable[..., Any]:
         entries[number] = (code, base, seat, log[r + 1 : r + 1 + m])
         r += 1 + m
 
-    def decide(G, Gw, S, Sw, T, W, role_preset, seed, game, cfg, q, opts, mix):
+    def decide(G, Gw, S, Sw, D, Dw, T, W, role_preset, seed, game, cfg, q, opts, mix):
         number = int(G.s[S_DECISIONS])
         code, base, seat, rows = entries.get(number, (0, -1, -1, []))
         if (base, seat) != (int(G.s[S_BASE]), int(G.s[S_CUR])):
