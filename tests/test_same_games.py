@@ -1,6 +1,6 @@
 """Speed work must not change a single game: the kernel's outputs for many configurations
-(every shipped theme, 4-7 players, four presets, events, a featured character, checked mode)
-hash to the digests recorded in tests/game_digests.json.
+(every shipped theme, 4-7 players, four presets and every shipped `strong` field, events, a
+featured character, checked mode) hash to the digests recorded in tests/game_digests.json.
 
 These digests pin whatever the code does, a bug as much as a fix, so re-recording them
 cannot hide a change: a change that is meant to alter games bumps limits.RULES_VERSION (the
@@ -23,6 +23,7 @@ from played import play_games
 
 from simcore.engine.limits import RULES_VERSION
 from simcore.engine.theme import load_theme
+from strategies.learned_files import shipped_strong
 from strategies.params import POLICY_VERSION
 
 DIGESTS = Path(__file__).with_name("game_digests.json")
@@ -41,6 +42,8 @@ def configurations() -> list[dict]:
         for players in load_theme(theme).player_counts():
             for strategy in STRATEGIES:
                 out.append(dict(theme=theme, players=players, strategy=strategy, events=True))
+            if f"{theme}_{players}p" in shipped_strong():
+                out.append(dict(theme=theme, players=players, strategy="strong", events=True))
             out.append(dict(theme=theme, players=players, strategy="smart", checked=True))
     out.append(dict(theme="classic", players=5, strategy="smart", feature="Willy the Kid=outlaw"))
     out.append(dict(theme="classic", players=7, strategy="basic", feature="Paul Regret"))
