@@ -238,9 +238,10 @@ def search_game(
     log, mix,
 ):  # fmt: skip
     """Play game `game` of (seed) as kernel.play_game, the seats search_seats names deciding
-    by rollouts on scratch states S and D (Gw, Sw, Dw: G's, S's and D's int64 words); q (int64[N_Q]) gets
-    the counts of the search, log (int64[rows, N_OPT], 0 rows: none) each decision
-    (log_decision); mix: the mixed field the game's rows were drawn from (world_rows)."""
+    by rollouts on scratch states S and D (Gw, Sw, Dw: G's, S's and D's int64 words); q
+    (int64[N_Q]) gets the counts of the search, log (int64[rows, N_OPT], 0 rows: none) each
+    decision (log_decision); mix: the mixed field the game's rows were drawn from
+    (world_rows)."""
     setup_game(G, T, W, pool, role_preset, feature, players, seed, game, checked)
     verify(G, T)
     search_seats(G, cfg)
