@@ -342,14 +342,55 @@ def test_learning_rounds_resume_and_a_role_that_does_not_gain_keeps_its_table(
     assert (tmp_path / "labels-1.npz").stat().st_mtime_ns == stamp
 
 
+def test_with_steps_each_role_takes_its_best_step_and_the_field_is_checked_again(
+    tmp_path, monkeypatch
+):
+    """--steps 1,0.5,0.25: each step toward the new tables (old + a (new - old); the old
+    being tuned's zeros here) is checked on the same deals; each role takes the step its
+    check liked best, a role that gains at no step keeps its table, and the gains reported
+    are those of the field made, checked again on fresh deals."""
+    from simcore.studies import learn as study
+    from simcore.studies.search_loop import sub_seed
+
+    liked = {"leader": 0.5, "deputy": 1.0, "renegade": 0.25}  # the outlaw gains at none
+    seeds, steps = [], (1.0, 0.5, 0.25)
+
+    def check(theme, players, field, challenger, seed, games, backend=None):
+        seeds.append(seed)
+        if seed == sub_seed(3, "recheck", 1):
+            return {r: (0.005, -0.01, 0.02) for r in ROLES}
+        a = steps[len(seeds) - 1]
+        return {r: (0.03 if liked.get(r) == a else -0.01, -0.05, 0.05) for r in ROLES}
+
+    monkeypatch.setattr(study, "versus", check)
+    monkeypatch.setattr(study, "MIN_ROWS", 2)
+    (rnd,) = study.learn(load_theme("classic"), 5, tmp_path, 1, 4, 2, 0.5, 3, steps=steps)
+    assert seeds == [sub_seed(3, "check", 1)] * 3 + [sub_seed(3, "recheck", 1)]
+    assert rnd.kept == ("outlaw",) and rnd.steps == liked
+    assert rnd.gains == {r: (0.005, -0.01, 0.02) for r in ROLES}
+    z = np.load(tmp_path / "labels-1.npz")
+    fit = study.fit_tables([Labels(**{k: z[k] if z[k].shape else z[k].item() for k in z})])
+    made = load_learned(tmp_path / "round-1.toml")
+    for role, a in liked.items():
+        r = ROLES.index(role)
+        assert fit[r].any() and np.array_equal(made.tables[r], fit[r] if a == 1.0 else a * fit[r])
+    assert not made.tables[R_OUTLAW].any()
+    assert "leader 0.5, deputy 1, renegade 0.25" in (tmp_path / "round-1.toml").read_text()
+
+
 def test_learn_command_bad_input_is_one_line(tmp_path):
     from typer.testing import CliRunner
 
     from simcore.cli import app
 
-    result = CliRunner().invoke(app, ["learn", "--players", "9", "--out", str(tmp_path / "x")])
-    assert result.exit_code == 2
-    assert "players" in result.output and len(result.output.strip().splitlines()) == 1
+    for args, word in (
+        (["--players", "9"], "players"),
+        (["--steps", "1,2"], "steps"),
+        (["--steps", "half"], "steps"),
+    ):
+        result = CliRunner().invoke(app, ["learn", *args, "--out", str(tmp_path / "x")])
+        assert result.exit_code == 2
+        assert word in result.output and len(result.output.strip().splitlines()) == 1
 
 
 def test_a_parameter_search_against_a_learned_field_plays_its_tables(tmp_path):

@@ -49,6 +49,13 @@ def learn(
         int, typer.Option(help="Deals each round's field is checked on, per role.")
     ] = CHECK_GAMES,
     seed: Annotated[int, typer.Option(help="Seed: the same seed learns the same tables.")] = 1,
+    steps: Annotated[
+        str,
+        typer.Option(
+            help="Steps toward each round's new tables, comma-separated in (0, 1]: each is "
+            "checked and each role takes its best (1: the new tables).",
+        ),
+    ] = "1",
     out: Annotated[
         Path | None,
         typer.Option(help="Folder of the rounds (default runs/learn/THEME_Np); rerun to resume."),
@@ -70,8 +77,10 @@ def learn(
     (--rate) of its play-phase decisions by playing every option on --worlds worlds to
     the end with the field (a search seat's rollouts), fits per role and card effect a
     correction of the field's play scores to those values, and checks the new field
-    against the old per role on the same deals. Needs scikit-learn (bangsim[learn]);
-    playing a learned field needs nothing more than a run does.
+    against the old per role on the same deals. With --steps 1,0.5,0.25 each step toward
+    the new tables is checked and each role takes its best, and the field made is checked
+    again on fresh deals. Needs scikit-learn (bangsim[learn]); playing a learned field needs
+    nothing more than a run does.
 
     Example: bangsim learn --theme classic --players 5 --rounds 3 --ship
     """
@@ -84,12 +93,17 @@ def learn(
         loaded = load_theme(theme)
     except ValueError as e:
         fail(str(e))
+    try:
+        step_sizes = tuple(float(a) for a in steps.split(","))
+    except ValueError:
+        fail(f"--steps: not numbers separated by commas: {steps!r}")
     folder = out or Path("runs") / "learn" / f"{loaded.id}_{players}p"
     check_writable(folder)
     command = (
         f"bangsim learn --theme {loaded.id} --players {players} --rounds {rounds} "
         f"--games {games} --worlds {worlds} --rate {rate} --start {start} --beta {beta} "
         f"--check-games {check_games} --seed {seed}"
+        + ("" if step_sizes == (1.0,) else f" --steps {steps}")
     )
     bars: dict[int, Any] = {}
 
@@ -109,7 +123,7 @@ def learn(
         backend = open_backend(ctx, backend_name, address)
         done = run_rounds(
             loaded, players, folder, rounds, games, worlds, rate, seed, start, beta,
-            check_games, command, tick, backend,
+            check_games, command, tick, backend, step_sizes,
         )  # fmt: skip
     except ValueError as e:
         fail(str(e))
@@ -122,6 +136,8 @@ def learn(
             for r, (g, lo, hi) in rnd.gains.items()
         )
         kept = f"; kept the last field's tables for {', '.join(rnd.kept)}" if rnd.kept else ""
+        if rnd.steps:
+            kept += "; steps " + ", ".join(f"{r} {a:g}" for r, a in rnd.steps.items())
         typer.echo(
             f"round {rnd.number}: {rnd.field}: {rnd.decisions:,} decisions, "
             f"{rnd.rollouts:,} rollouts, {rnd.seconds:,.0f} s; each role playing its new "
