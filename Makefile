@@ -66,11 +66,14 @@ tune-%: setup
 LEARN_OUT ?= runs/learn
 LEARN_ARGS ?= --rounds 3 --games 10000 --worlds 64 --rate 0.03 --seed 1
 LEARN_TABLES ?= $(basename $(notdir $(wildcard strategies/strong/*.toml)))
+# the tables learned by steps toward each round's new tables (`bangsim learn --steps`)
+LEARN_STEPPED ?= star_wars_7p
 
 learn: setup
 	@for t in $(LEARN_TABLES); do \
-		theme=$${t%_*p}; n=$${t##*_}; n=$${n%p}; \
-		$(BIN)/bangsim learn --theme $$theme --players $$n $(LEARN_ARGS) \
+		theme=$${t%_*p}; n=$${t##*_}; n=$${n%p}; steps=; \
+		for s in $(LEARN_STEPPED); do [ $$s = $$t ] && steps="--steps 1,0.5,0.25"; done; \
+		$(BIN)/bangsim learn --theme $$theme --players $$n $(LEARN_ARGS) $$steps \
 			--out $(LEARN_OUT)/$$t --ship || exit 1; \
 	done
 

@@ -13,7 +13,7 @@ from simcore.engine.vocab import EFFECTS, N_EFFECTS, ROLES
 # table (their decision functions, the public record kernel.record, the shipped tuned values
 # in strategies/tuned, the shipped learned fields in strategies/strong), so that games of a
 # given seed change; docs/changelog.md says why (tests/test_same_games.py checks both).
-POLICY_VERSION = 14
+POLICY_VERSION = 15
 
 P_RANDOM = 0  # 1: uniform over legal choices (the floor); 0: the scored policy below
 P_HEAL_MISSING = 1  # drink a heal card on your turn once this much life is missing

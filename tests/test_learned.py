@@ -23,13 +23,13 @@ from simcore.engine.rng import rng_seed
 from simcore.engine.search import draw_assignment
 from simcore.engine.state import S_N, new_states
 from simcore.engine.tables import pack_tables
-from simcore.engine.theme import load_theme
+from simcore.engine.theme import load_theme, shipped_themes
 from simcore.engine.view import HIDDEN_ROLES, role_marginals
 from simcore.engine.vocab import EFFECTS, R_DEPUTY, R_OUTLAW, R_RENEGADE, ROLES
 from simcore.runs.backend import LocalBackend
 from simcore.studies.learn import fit_tables, label_round
 from strategies.learned import PRIOR
-from strategies.learned_files import Learned, learned_toml, load_learned
+from strategies.learned_files import Learned, learned_toml, load_learned, shipped_strong
 from strategies.params import CONTEXT, LEARN_SLOTS, N_CTX
 from strategies.presets import resolve_strategy
 
@@ -70,6 +70,17 @@ def test_a_bad_learned_file_is_one_line(tmp_path, text, message):
     with pytest.raises(ValueError, match=message) as err:
         resolve_strategy(str(path), 5, "classic")
     assert "\n" not in str(err.value)
+
+
+def test_strong_is_shipped_for_every_theme_at_every_player_count():
+    """`strong` plays every shipped theme at each player count its role table has (4 to 7)."""
+    missing = [
+        f"{theme}_{n}p"
+        for theme in shipped_themes()
+        for n in load_theme(theme).player_counts()
+        if f"{theme}_{n}p" not in shipped_strong()
+    ]
+    assert not missing, f"no strong field shipped for {missing}"
 
 
 def test_strong_names_what_is_shipped_and_refuses_the_rest():
