@@ -18,8 +18,14 @@ from simcore.cli import app
 from simcore.engine import kernel
 from simcore.engine.kernel import NO_STOP
 from simcore.engine.labels import labelled_options
-from simcore.engine.rng import GOLDEN, mix64, rng_seed
-from simcore.engine.search import LOG_FULL, NO_MIX, TAG_SEARCH, searched_decision, world_rows
+from simcore.engine.rng import rng_seed
+from simcore.engine.search import (
+    LOG_FULL,
+    NO_MIX,
+    decision_key,
+    searched_decision,
+    world_rows,
+)
 from simcore.engine.state import (
     PH_PLAY,
     S_CUR,
@@ -235,9 +241,7 @@ def test_every_option_is_played_on_the_worlds_the_teacher_deals():
         m = int(G.s[S_OPTIONS]) + 1
         one_round = resolve_strategy(f"search@worlds=3@budget={3 * m}@kinds=play:basic", 6)
         d = searched_decision(tables, G, one_round, seed=3, game=g)
-        with np.errstate(over="ignore"):  # the keys' arithmetic is modulo 2**64
-            key = mix64(mix64(np.uint64(3) ^ TAG_SEARCH) + np.uint64(g) * GOLDEN)
-            key = mix64(key + np.uint64(G.s[S_DECISIONS]))
+        key = decision_key(3, g, int(G.s[S_DECISIONS]))
         wins, _, _ = labelled_options(tables, G, basic, 3, beta=Search.beta, key=int(key))
         assert len(d.options) == m
         assert d.options[:, 2].tolist() == [3] * m

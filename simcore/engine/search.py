@@ -427,6 +427,13 @@ def play_world(G, D, Dw, S, Sw, T, code, last):
 
 
 @njit(cache=True)
+def decision_key(seed, game, decision):
+    """The key of the worlds of decision `decision` of game `game` of `seed` (deal_world)."""
+    key = mix64(mix64(np.uint64(seed) ^ TAG_SEARCH) + np.uint64(game) * GOLDEN)
+    return mix64(key + np.uint64(decision))
+
+
+@njit(cache=True)
 def decide(G, Gw, S, Sw, D, Dw, T, W, role_preset, seed, game, cfg, q, opts, mix):
     """The option (a code) the paused seat takes: successive halving over its options (see
     the module docstring). opts[j] = (code, wins, rollouts, wins less BASE's on the same
@@ -442,8 +449,7 @@ def decide(G, Gw, S, Sw, D, Dw, T, W, role_preset, seed, game, cfg, q, opts, mix
     if w == 0:
         return base
     q[Q_DECISIONS] += 1
-    key = mix64(mix64(np.uint64(seed) ^ TAG_SEARCH) + np.uint64(game) * GOLDEN)
-    key = mix64(key + np.uint64(G.s[S_DECISIONS]))
+    key = decision_key(seed, game, G.s[S_DECISIONS])
     b = 0  # BASE's row, played first on each world: the others are compared with it
     for j in range(m):
         if opts[j, 0] == base:
